@@ -1,0 +1,142 @@
+"""The abstract syntax of game files: frozen dataclasses, every node with its source span.
+
+Nothing here knows about Lark or about games; the parser builds these, the expander rewrites
+them, the checker and the compiler read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a node is written: file, 1-based line and column, and the end (exclusive column)."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+    # When the node was copied out of a define's body: the define's name and the call's span.
+    via: tuple[str, Span] | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def expansion_note(self) -> str | None:
+        """'in define "X" used at file:l:c' (and further up), for a span inside a define body."""
+        notes = []
+        via = self.via
+        while via is not None:
+            name, call = via
+            notes.append(f'in define "{name}" used at {call}')
+            via = call.via
+        return "; ".join(notes) or None
+
+
+NOWHERE = Span("<generated>", 0, 0)
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Form(Node):
+    """`(head arg ... name:value ...)`. `head` is a ludeme name; `is_call` marks `("Define" ...)`."""
+
+    head: str = ""
+    args: tuple[Node, ...] = ()
+    kwargs: tuple[Keyword, ...] = ()
+    is_call: bool = False
+    head_span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+    def kwarg(self, name: str) -> Node | None:
+        for k in self.kwargs:
+            if k.name == name:
+                return k.value
+        return None
+
+
+@dataclass(frozen=True)
+class Keyword(Node):
+    """`name:value` inside a form."""
+
+    name: str = ""
+    value: Node = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class ListNode(Node):
+    """`{ item ... }`."""
+
+    items: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class Str(Node):
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class Int(Node):
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class Float(Node):
+    value: float = 0.0
+
+
+@dataclass(frozen=True)
+class Bool(Node):
+    value: bool = False
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    """An Uppercase constant such as `Mover`, `N` or `Orthogonal`."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    """`#1` (a define's parameter) or `#size` (an option's value)."""
+
+    name: str = ""
+
+
+Literal = Str | Int | Float | Bool
+
+
+def literal_value(node: Node) -> object:
+    """The Python value of a literal node."""
+    if isinstance(node, Str | Int | Float | Bool):
+        return node.value
+    raise TypeError(f"not a literal: {node!r}")
+
+
+def show(node: Node) -> str:
+    """The node written back as source text (canonical spacing)."""
+    if isinstance(node, Form):
+        head = f'"{node.head}"' if node.is_call else node.head
+        parts = [head, *(show(a) for a in node.args), *(show(k) for k in node.kwargs)]
+        return "(" + " ".join(parts) + ")"
+    if isinstance(node, Keyword):
+        return f"{node.name}:{show(node.value)}"
+    if isinstance(node, ListNode):
+        return "{" + " ".join(show(i) for i in node.items) + "}"
+    if isinstance(node, Str):
+        return '"' + node.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(node, Bool):
+        return "true" if node.value else "false"
+    if isinstance(node, Int | Float):
+        return repr(node.value)
+    if isinstance(node, Const):
+        return node.name
+    if isinstance(node, Param):
+        return "#" + node.name
+    raise TypeError(node)

@@ -1,0 +1,338 @@
+"""Defines and options: the pass between parsing and checking.
+
+`(define "Name" body)` is a macro: `("Name" a b)` is replaced by `body` with `#1`, `#2` replaced by
+`a`, `b`. `(option "size" 8 min:3)` declares an option; `#size` anywhere in the game is replaced by
+its value in force (the default, or an override given to `load_game`). Both may be written at
+the top level of the file or inside `(game ...)`; a library of shared defines (the prelude) is
+visible to every game file, and a file's own define of the same name takes precedence.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+
+from dsl.ast import Bool, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
+from dsl.errors import Diagnostic, RuleError
+
+MAX_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class Option:
+    """A declared option: its name, default value, allowed range or choices, and documentation."""
+
+    name: str
+    default: object
+    span: Span
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[object, ...] | None = None
+    doc: str = ""
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def describe(self) -> str:
+        kind = {int: "integer", float: "number", bool: "true/false", str: "text"}[self.kind]
+        parts = [f"{self.name}: {kind}, default {format_value(self.default)}"]
+        if self.minimum is not None:
+            parts.append(f"min {format_value(self.minimum)}")
+        if self.maximum is not None:
+            parts.append(f"max {format_value(self.maximum)}")
+        if self.choices is not None:
+            parts.append("one of " + ", ".join(format_value(c) for c in self.choices))
+        return "; ".join(parts)
+
+    def problem(self, value: object) -> str | None:
+        """Why `value` is not acceptable for this option, or None if it is."""
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not self.kind:
+            return (
+                f"option {self.name} must be {self.describe().split(': ', 1)[1].split(',')[0]}, "
+                f"not {format_value(value)}"
+            )
+        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+            return f"option {self.name}={format_value(value)} is below its minimum {self.minimum}"
+        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
+            return f"option {self.name}={format_value(value)} is above its maximum {self.maximum}"
+        if self.choices is not None and value not in self.choices:
+            return (
+                f"option {self.name}={format_value(value)} is not one of "
+                + ", ".join(format_value(c) for c in self.choices)
+            )
+        return None
+
+    def coerce(self, value: object) -> object:
+        """`value`, converted from text when it is a string given for a non-text option."""
+        if not isinstance(value, str) or self.kind is str:
+            if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+                return float(value)
+            return value
+        text = value.strip()
+        if self.kind is bool:
+            low = text.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            return text
+        try:
+            return self.kind(text)
+        except ValueError:
+            return text
+
+
+def format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    body: Node
+    span: Span
+    arity: int  # the highest #k used in the body
+
+
+@dataclass
+class Expansion:
+    """The result of expansion: the game form with defines and options substituted away."""
+
+    game: Form
+    options: dict[str, object]
+    declared: dict[str, Option]
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def _literal(value: object, span: Span) -> Node:
+    if isinstance(value, bool):
+        return Bool(span, value=value)
+    if isinstance(value, int):
+        return Int(span, value=value)
+    if isinstance(value, float):
+        return Float(span, value=value)
+    return Str(span, value=str(value))
+
+
+def _highest_param(node: Node) -> int:
+    if isinstance(node, Param):
+        return int(node.name) if node.name.isdigit() else 0
+    if isinstance(node, Form):
+        inner = [*node.args, *(k.value for k in node.kwargs)]
+        return max((_highest_param(n) for n in inner), default=0)
+    if isinstance(node, ListNode):
+        return max((_highest_param(n) for n in node.items), default=0)
+    return 0
+
+
+class _Expander:
+    def __init__(self, defines: dict[str, Define], options: dict[str, object]) -> None:
+        self.defines = defines
+        self.options = options
+        self.errors: list[Diagnostic] = []
+        self.used_defines: set[str] = set()
+        self.used_options: set[str] = set()
+
+    def node(self, n: Node, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
+             depth: int) -> Node:
+        span = n.span if via is None else replace(n.span, via=via)
+        if isinstance(n, Param):
+            if n.name.isdigit():
+                k = int(n.name)
+                if args is None:
+                    self.errors.append(
+                        Diagnostic(n.span, f"#{k} is a define parameter, used outside a define")
+                    )
+                    return Int(span, value=0)
+                if not 1 <= k <= len(args):
+                    self.errors.append(Diagnostic(n.span, f"#{k} has no argument"))
+                    return Int(span, value=0)
+                return args[k - 1]
+            if n.name in self.options:
+                self.used_options.add(n.name)
+                return _literal(self.options[n.name], span)
+            hint = _did_you_mean(n.name, self.options)
+            self.errors.append(Diagnostic(n.span, f"unknown option #{n.name}{hint}"))
+            return Int(span, value=0)
+        if isinstance(n, Form):
+            if n.is_call:
+                return self.call(n, args, via, depth)
+            return Form(
+                span,
+                head=n.head,
+                args=tuple(self.node(a, args, via, depth) for a in n.args),
+                kwargs=tuple(
+                    Keyword(k.span if via is None else replace(k.span, via=via), name=k.name,
+                            value=self.node(k.value, args, via, depth))
+                    for k in n.kwargs
+                ),
+                is_call=False,
+                head_span=n.head_span if via is None else replace(n.head_span, via=via),
+            )
+        if isinstance(n, ListNode):
+            items: list[Node] = []
+            for item in n.items:
+                items.append(self.node(item, args, via, depth))
+            return ListNode(span, items=tuple(items))
+        if via is None:
+            return n
+        return replace(n, span=span)
+
+    def call(self, n: Form, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
+             depth: int) -> Node:
+        call_span = n.span if via is None else replace(n.span, via=via)
+        d = self.defines.get(n.head)
+        if d is None:
+            hint = _did_you_mean(n.head, self.defines)
+            self.errors.append(Diagnostic(n.head_span, f'undefined define "{n.head}"{hint}'))
+            return Int(call_span, value=0)
+        if depth >= MAX_DEPTH:
+            self.errors.append(
+                Diagnostic(n.span, f'define "{n.head}" expands more than {MAX_DEPTH} levels '
+                           "deep (does it use itself?)")
+            )
+            return Int(call_span, value=0)
+        if n.kwargs:
+            self.errors.append(
+                Diagnostic(n.kwargs[0].span, f'define "{n.head}" takes no name: arguments')
+            )
+        call_args = tuple(self.node(a, args, via, depth) for a in n.args)
+        if len(call_args) != d.arity:
+            self.errors.append(
+                Diagnostic(
+                    n.span,
+                    f'define "{n.head}" takes {d.arity} argument{"s" if d.arity != 1 else ""}, '
+                    f"given {len(call_args)}",
+                    note=f"the define is at {d.span}",
+                )
+            )
+            return Int(call_span, value=0)
+        self.used_defines.add(n.head)
+        return self.node(d.body, call_args, (n.head, call_span), depth + 1)
+
+
+def _did_you_mean(name: str, known: object) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)  # type: ignore[call-overload]
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def _collect(nodes: list[Node], errors: list[Diagnostic], defines: dict[str, Define],
+             options: dict[str, Option], rest: list[Node]) -> None:
+    for n in nodes:
+        if isinstance(n, Form) and not n.is_call and n.head == "define":
+            if len(n.args) != 2 or not isinstance(n.args[0], Str):
+                errors.append(Diagnostic(n.span, 'a define is written (define "Name" body)'))
+                continue
+            name = n.args[0].value
+            if name in defines and defines[name].span.path == n.span.path:
+                errors.append(Diagnostic(n.args[0].span, f'define "{name}" is defined twice',
+                                         note=f"first at {defines[name].span}"))
+            defines[name] = Define(name, n.args[1], n.span, _highest_param(n.args[1]))
+        elif isinstance(n, Form) and not n.is_call and n.head == "option":
+            opt = _option(n, errors)
+            if opt is not None:
+                if opt.name in options:
+                    errors.append(Diagnostic(n.args[0].span, f'option "{opt.name}" is declared '
+                                             "twice", note=f"first at {options[opt.name].span}"))
+                options[opt.name] = opt
+        else:
+            rest.append(n)
+
+
+def _option(n: Form, errors: list[Diagnostic]) -> Option | None:
+    if len(n.args) != 2 or not isinstance(n.args[0], Str) or not isinstance(
+        n.args[1], Int | Float | Bool | Str
+    ):
+        errors.append(Diagnostic(n.span, 'an option is written (option "name" default-value '
+                                 "min:.. max:.. choices:{..} doc:\"..\")"))
+        return None
+    name = n.args[0].value
+    default = n.args[1].value
+    fields: dict[str, object] = {}
+    for k in n.kwargs:
+        v = k.value
+        if k.name in ("min", "max") and isinstance(v, Int | Float):
+            fields["minimum" if k.name == "min" else "maximum"] = v.value
+        elif k.name == "choices" and isinstance(v, ListNode) and all(
+            isinstance(i, Int | Float | Bool | Str) for i in v.items
+        ):
+            fields["choices"] = tuple(i.value for i in v.items)  # type: ignore[attr-defined]
+        elif k.name == "doc" and isinstance(v, Str):
+            fields["doc"] = v.value
+        else:
+            errors.append(Diagnostic(k.span, f"option {name}: '{k.name}:' must be min:number, "
+                                     "max:number, choices:{...} or doc:\"text\""))
+    opt = Option(name, default, n.span, **fields)  # type: ignore[arg-type]
+    problem = opt.problem(default)
+    if problem:
+        errors.append(Diagnostic(n.args[1].span, "default " + problem.replace("option ", "", 1)))
+    return opt
+
+
+def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
+           prelude: list[Node] | None = None, text: str | None = None,
+           path: str = "<string>") -> Expansion:
+    """Substitute defines and options; raise `RuleError` listing every problem found."""
+    errors: list[Diagnostic] = []
+    prelude_defines: dict[str, Define] = {}
+    ignored: list[Node] = []
+    _collect(prelude or [], errors, prelude_defines, {}, ignored)
+    defines: dict[str, Define] = {}
+    options: dict[str, Option] = {}
+    rest: list[Node] = []
+    _collect(nodes, errors, defines, options, rest)
+    games = [n for n in rest if isinstance(n, Form) and n.head == "game" and not n.is_call]
+    for n in rest:
+        if n not in games:
+            errors.append(Diagnostic(getattr(n, "head_span", n.span) if isinstance(n, Form)
+                                     else n.span,
+                                     f"unexpected {show(n)[:40]} at the top level: a game file "
+                                     "holds (game ...), and (define ...) and (option ...) forms"))
+    if not games:
+        if not errors:
+            errors.append(Diagnostic(Span(path, 1, 1), "no (game ...) form in this file"))
+        raise RuleError(errors, text)
+    game = games[0]
+    for extra in games[1:]:
+        errors.append(Diagnostic(extra.head_span, "a file holds one (game ...) form",
+                                 note=f"the first is at {game.span}"))
+    inner: list[Node] = []
+    _collect(list(game.args), errors, defines, options, inner)
+    game = replace(game, args=tuple(inner))
+    values = {name: opt.default for name, opt in options.items()}
+    for name, value in (overrides or {}).items():
+        opt = options.get(name)
+        if opt is None:
+            known = ", ".join(options) or "none"
+            raise RuleError(
+                [Diagnostic(game.head_span, f"unknown option '{name}' (this game's options: "
+                            f"{known}){_did_you_mean(name, options)}")],
+                text,
+            )
+        value = opt.coerce(value)
+        problem = opt.problem(value)
+        if problem:
+            raise RuleError([Diagnostic(opt.span, problem + f" ({opt.describe()})")], text)
+        values[name] = value
+    all_defines = {**prelude_defines, **defines}
+    ex = _Expander(all_defines, values)
+    expanded = ex.node(game, None, None, 0)
+    errors.extend(ex.errors)
+    if errors:
+        raise RuleError(errors, text)
+    assert isinstance(expanded, Form)
+    warnings = [
+        Diagnostic(d.span, f'define "{name}" is never used', severity="warning")
+        for name, d in defines.items() if name not in ex.used_defines
+    ] + [
+        Diagnostic(o.span, f'option "{name}" is never used', severity="warning")
+        for name, o in options.items() if name not in ex.used_options
+    ]
+    return Expansion(expanded, values, options, warnings)

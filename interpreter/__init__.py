@@ -1,0 +1,49 @@
+"""The ludeme interpreter: load a game file, and play it.
+
+    >>> from interpreter import load_game
+    >>> game = load_game("games/tictactoe.game")
+    >>> game.initial_state().play("b2").mover
+    'O'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import stdlib
+from dsl.ast import Span
+from dsl.check import check
+from dsl.errors import Diagnostic, GameError, RuleError
+from dsl.expand import expand
+from dsl.parser import parse
+from interpreter.compile import compile_game
+from interpreter.errors import IllegalMoveError, PositionError
+from interpreter.game import Game, Outcome, State
+from stdlib.runtime import Move
+
+__all__ = ["Game", "GameError", "IllegalMoveError", "Move", "Outcome", "PositionError",
+           "RuleError", "State", "load_game", "parse_game"]
+
+
+def parse_game(text: str, source: str = "<string>", **options: object) -> Game:
+    """Parse, expand, check and compile a game file's text; options override its defaults."""
+    nodes = parse(text, source)
+    expansion = expand(nodes, options, prelude=list(stdlib.prelude()), text=text, path=source)
+    errors = check(expansion.game, stdlib.REGISTRY)
+    if errors:
+        raise RuleError(errors, text)
+    return compile_game(expansion, stdlib.REGISTRY, text)  # type: ignore[no-any-return]
+
+
+def load_game(path: str | Path, **options: object) -> Game:
+    """Load a game file; options (e.g. size=6) override the defaults it declares."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuleError([Diagnostic(Span(str(path), 1, 1), f"cannot read the file: "
+                                    f"{exc.strerror or exc}")]) from None
+    except UnicodeDecodeError:
+        raise RuleError([Diagnostic(Span(str(path), 1, 1), "the file is not UTF-8 text")]) \
+            from None
+    return parse_game(text, str(path), **options)

@@ -1,0 +1,253 @@
+"""Checked AST → `Game`: every form is resolved once to its ludeme and called with its compiled
+arguments, so playing a game only calls the closures built here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from dsl.ast import Bool, Const, Float, Form, Int, ListNode, Node, Str, show
+from dsl.check import resolve
+from dsl.errors import Diagnostic, RuleError
+from dsl.expand import Expansion
+from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
+from stdlib.boards import Topology
+from stdlib.regions import static
+from stdlib.registry import LudemeSpec
+from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType
+from stdlib.structure import (
+    BoardSection,
+    EndSection,
+    PiecesSection,
+    PlayersSection,
+    PlaySection,
+    StartSection,
+)
+
+
+class Compiler:
+    """Compiles nodes against a registry; ludemes that need the board get `env`."""
+
+    def __init__(self, registry: Mapping[str, LudemeSpec], env: Env | None,
+                 diagnostics: list[Diagnostic]) -> None:
+        self.registry = registry
+        self.env = env
+        self.diagnostics = diagnostics
+
+    def error(self, node: Node, message: str) -> None:
+        self.diagnostics.append(Diagnostic(node.span, message))
+
+    def compile(self, node: Node, expected: DslType | ListOf) -> Any:
+        if isinstance(node, ListNode):
+            assert isinstance(expected, ListOf)
+            return [self.compile(item, expected.item) for item in node.items]
+        assert isinstance(expected, DslType)
+        if isinstance(node, Form):
+            return self.form(node, expected)
+        if isinstance(node, Const):
+            return self.constant(node, expected)
+        if isinstance(node, Str | Int | Float | Bool):
+            return self.literal(node, expected)
+        raise AssertionError(f"unexpected node {node!r}")
+
+    def form(self, node: Form, expected: DslType) -> Any:
+        spec, args = resolve(node, self.registry)
+        assert isinstance(spec, LudemeSpec)
+        positional = [p for p in spec.params if not p.keyword]
+        call_args: list[Any] = []
+        i = 0
+        for arg in args:
+            p = positional[i]
+            call_args.append(self.compile(arg, p.type))
+            if not p.variadic:
+                i += 1
+        kwargs = {}
+        for kw in node.kwargs:
+            p = spec.keywords[kw.name]
+            kwargs[p.py_name] = self.compile(kw.value, p.type)
+        if spec.needs_env:
+            if self.env is None:
+                self.error(node.head_span, f"({spec.name} ...) cannot be used here")
+                return None
+            saved, self.env.span = self.env.span, node.span
+            try:
+                value = spec.fn(self.env, *call_args, **kwargs)
+            except ValueError as exc:
+                self.error(node, str(exc))
+                return None
+            finally:
+                self.env.span = saved
+        else:
+            try:
+                value = spec.fn(*call_args, **kwargs)
+            except ValueError as exc:
+                self.error(node, str(exc))
+                return None
+        if callable(value) and not isinstance(value, type):
+            try:
+                value.source = show(node)
+            except AttributeError:
+                pass
+        return _coerce(value, spec.returns, expected)
+
+    def constant(self, node: Const, expected: DslType) -> Any:
+        name = node.name
+        env = self.env
+        if expected.name in ("Direction", "Cell"):
+            return name
+        if expected.name in ("Role", "Roles"):
+            assert env is not None
+            n = len(env.roles)
+            if name == "Mover":
+                fn = _mover
+            elif name == "Next":
+                def fn(ctx: Ctx) -> int:
+                    return (ctx.mover + 1) % n
+            elif name == "Prev":
+                def fn(ctx: Ctx) -> int:
+                    return (ctx.mover - 1) % n
+            elif name == "All":
+                everyone = tuple(range(n))
+                return lambda ctx: everyone
+            else:  # Neutral
+                return lambda ctx: NEUTRAL
+            return _coerce(fn, ROLE, expected)
+        if expected.name in ("Site", "Region"):
+            fn = _to if name == "To" else _from
+            return _coerce(fn, SITE, expected)
+        raise AssertionError(f"constant {name} for {expected}")
+
+    def literal(self, node: Str | Int | Float | Bool, expected: DslType) -> Any:
+        value = node.value
+        if expected.name in ("int", "float", "bool", "str"):
+            return value
+        if expected.name in ("Int", "Boolean"):
+            return lambda ctx: value
+        env = self.env
+        assert env is not None and isinstance(value, str)
+        if expected.name in ("Site", "Region"):
+            site = env.topology.index.get(value)
+            if site is None:
+                close = [n for n in env.names if n.lower() == value.lower()]
+                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                self.error(node, f'no site "{value}" on this board{hint}')
+                site = 0
+            if expected.name == "Region":
+                return static((site,))
+
+            def fixed(ctx: Ctx) -> int:
+                return site
+            fixed.static_site = site  # type: ignore[attr-defined]
+            return fixed
+        if expected.name in ("Role", "Roles"):
+            if value not in env.roles:
+                self.error(node, f'no role "{value}" (roles: {", ".join(env.roles)})')
+                return lambda ctx: 0
+            r = env.roles.index(value)
+            if expected.name == "Roles":
+                return lambda ctx: (r,)
+            return lambda ctx: r
+        raise AssertionError(f"literal for {expected}")
+
+
+def _mover(ctx: Ctx) -> int:
+    return ctx.mover
+
+
+def _to(ctx: Ctx) -> int:
+    return ctx.to
+
+
+def _from(ctx: Ctx) -> int:
+    return ctx.frm
+
+
+def _coerce(value: Any, have: DslType, want: DslType) -> Any:
+    """Adapt a value of type `have` to the accepting type `want` (a Site where a Region is
+    wanted, a Role where Roles are)."""
+    if have.name == want.name or value is None:
+        return value
+    if have.name == "Site" and want.name == "Region":
+        site = getattr(value, "static_site", None)
+        if site is not None:
+            return static((site,))
+        return lambda ctx: (value(ctx),)
+    if have.name == "Role" and want.name == "Roles":
+        return lambda ctx: (value(ctx),)
+    return value
+
+
+def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
+                 text: str | None) -> Any:
+    """Build the `Game` of an expanded, checked game form; raise RuleError on any problem."""
+    from interpreter.game import Game
+
+    form = expansion.game
+    diagnostics: list[Diagnostic] = []
+    name_node = form.args[0] if form.args else None
+    if not isinstance(name_node, Str):
+        raise RuleError([Diagnostic(form.head_span, 'a game starts with its name: (game "Name" ...)')],
+                        text)
+    sections: dict[str, list[Form]] = {}
+    for arg in form.args[1:]:
+        assert isinstance(arg, Form)
+        sections.setdefault(arg.head, []).append(arg)
+    for head, forms in sections.items():
+        for extra in forms[1:]:
+            diagnostics.append(Diagnostic(extra.head_span, f"({head} ...) is given twice"))
+    for head in ("players", "board", "play", "end"):
+        if head not in sections:
+            diagnostics.append(Diagnostic(form.head_span, f"the game has no ({head} ...) section"))
+    if diagnostics:
+        raise RuleError(diagnostics, text)
+
+    bare = Compiler(registry, None, diagnostics)
+    players = bare.compile(sections["players"][0], SECTION)
+    board = bare.compile(sections["board"][0], SECTION)
+    if diagnostics:
+        raise RuleError(diagnostics, text)
+    assert isinstance(players, PlayersSection) and isinstance(board, BoardSection)
+    roles = tuple(p.name for p in players.players)
+    if len(roles) < 1 or len(set(roles)) != len(roles):
+        diagnostics.append(Diagnostic(sections["players"][0].span,
+                                      "the players need one or more distinct names"))
+    topology = Topology.from_graph(board.graph)
+    pieces = [PieceType(p.name, p.symbol, r, r + 1) for r, p in enumerate(players.players)]
+    extra_pieces: list[PieceType] = []
+    if "pieces" in sections:
+        neutral = bare.compile(sections["pieces"][0], SECTION)
+        assert isinstance(neutral, PiecesSection)
+        for p in neutral.pieces:
+            extra_pieces.append(PieceType(p.name, p.symbol, NEUTRAL, 0))
+    for p in extra_pieces:
+        pieces.append(PieceType(p.name, p.symbol, NEUTRAL, len(pieces) + 1))
+    symbols: dict[str, str] = {}
+    for p in pieces:
+        if len(p.symbol) != 1 or p.symbol in ". *" or p.symbol.isspace():
+            diagnostics.append(Diagnostic(sections["players"][0].span,
+                                          f'piece "{p.name}" needs a one-character symbol other '
+                                          f"than '.', '*' or a space (it has {p.symbol!r})"))
+        elif p.symbol in symbols:
+            diagnostics.append(Diagnostic(sections["players"][0].span,
+                                          f'pieces "{symbols[p.symbol]}" and "{p.name}" share the '
+                                          f"symbol {p.symbol!r}"))
+        symbols[p.symbol] = p.name
+    env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
+              tuple(p.sides for p in players.players), text, diagnostics)
+    for r, p in enumerate(players.players):
+        for side in p.sides:
+            if side not in topology.sides:
+                diagnostics.append(Diagnostic(sections["players"][0].span,
+                                              f"role {roles[r]}: no side {side} on this board "
+                                              f"(sides: {', '.join(topology.sides)})"))
+    full = Compiler(registry, env, diagnostics)
+    start = full.compile(sections["start"][0], SECTION) if "start" in sections else None
+    play = full.compile(sections["play"][0], SECTION)
+    end = full.compile(sections["end"][0], SECTION)
+    if diagnostics:
+        raise RuleError(diagnostics, text)
+    assert isinstance(play, PlaySection) and isinstance(end, EndSection)
+    assert start is None or isinstance(start, StartSection)
+    return Game(name_node.value, env, players, start, play, end, dict(expansion.options),
+                expansion)
+

@@ -1,0 +1,281 @@
+"""`Game` (the compiled rules) and `State` (a position): the public API of the interpreter."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.expand import Expansion
+from interpreter.errors import IllegalMoveError
+from interpreter.notation import parse_move
+from interpreter.text import parse_position, render_position
+from stdlib.runtime import EMPTY, Ctx, Env, Move
+from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winner (a role name, or None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+
+
+class State:
+    """A position. Immutable to its users: `play` returns a new State."""
+
+    __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
+                 "swapped", "last", "turn", "turn_all_pass", "_moves")
+
+    def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
+                 passes: int = 0, pie_open: bool = False, swapped: bool = False,
+                 last: tuple[int, ...] | None = None, turn: int = 0,
+                 turn_all_pass: bool = True) -> None:
+        self.game = game
+        self.board = board  # never changed after the state is made
+        self.to_move = to_move  # role index of the player to move (kept when the game is over)
+        self.step = step  # index of the current decision within the turn's steps
+        self.passes = passes  # turns in succession that were nothing but passes
+        self.result: int | None = None  # winner's role index, DRAW, or None while playing
+        self.reason = ""
+        self.pie_open = pie_open  # may the mover play `swap` now?
+        self.swapped = swapped  # have the two people exchanged roles?
+        self.last = last  # sites changed by the last turn (None: unknown)
+        self.turn = turn  # completed turns
+        self.turn_all_pass = turn_all_pass  # was every decision of this turn so far a pass?
+        self._moves: list[Move] | None = None
+
+    # The contract -------------------------------------------------------------------------
+    @property
+    def mover(self) -> str | None:
+        """The role to move; None once the game is over."""
+        return None if self.result is not None else self.game.players[self.to_move]
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winner(self) -> str | None:
+        """The winning role, or None (game not over, or a draw)."""
+        if self.result is None or self.result == DRAW:
+            return None
+        return self.game.players[self.result]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result and its reason once the game is over, else None."""
+        if self.result is None:
+            return None
+        return Outcome(self.winner, self.reason)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the mover may make now (empty once the game is over)."""
+        if self._moves is None:
+            self._moves = self.game.generate(self)
+        return list(self._moves)
+
+    def play(self, move: Move | str) -> State:
+        """The state after `move` (a Move or its notation); this state is unchanged."""
+        return self.game.apply(self, self.game.find(self, move))
+
+    def to_text(self) -> str:
+        return render_position(self.game, self)
+
+    # Conveniences -------------------------------------------------------------------------
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"<State of {self.game.name}, {self.mover or 'over'} to move>"
+
+    def piece_at(self, site: str) -> str | None:
+        """The name of the piece on a site, or None when it is empty."""
+        v = self.board[self.game.env.topology.index[site]]
+        return None if v == EMPTY else self.game.env.pieces[v - 1].name
+
+
+class Game:
+    """A compiled game: the static description (roles, board, options) and its rules."""
+
+    def __init__(self, name: str, env: Env, players: PlayersSection, start: StartSection | None,
+                 play: PlaySection, end: EndSection, options: dict[str, object],
+                 expansion: Expansion) -> None:
+        self.name = name
+        self.env = env
+        self.players: tuple[str, ...] = env.roles
+        self.options = options
+        self.sites: tuple[str, ...] = env.topology.names
+        self.pie = players.pie
+        self.expansion = expansion
+        self.owner = env.owner
+        self.steps: list[tuple[bool, Callable[[Ctx], Any]]] = []  # (is_decision, closure)
+        for s in play.steps:
+            is_decision = not getattr(s, "is_effect", False)
+            self.steps.append((is_decision, s))  # type: ignore[arg-type]
+        self.end_rules = end.rules
+        self.start = self._start_board(start)
+        env.can_move = self._can_move  # type: ignore[attr-defined]
+        self.warnings = expansion.warnings
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+    def _start_board(self, start: StartSection | None) -> list[int]:
+        board = [EMPTY] * len(self.sites)
+        if start is None:
+            return board
+        ctx = Ctx(board, 0, None, self.env, self.owner)
+        for setup in start.setups:
+            role = setup.role(ctx)  # type: ignore[operator]
+            value = self.env.piece_of(role)
+            for s in setup.sites(ctx):  # type: ignore[operator]
+                board[s] = value
+        return board
+
+    # States --------------------------------------------------------------------------------
+    def initial_state(self) -> State:
+        return State(self, list(self.start), 0)
+
+    def from_text(self, text: str) -> State:
+        """The state a position text describes (see the contract). The end conditions are
+        evaluated as if the player before the mover had just moved."""
+        return parse_position(self, text)
+
+    def settle(self, state: State, just_moved: int) -> State:
+        """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;
+        record the result on the state (used once, while the state is being built)."""
+        ctx = Ctx(list(state.board), just_moved, state, self.env, self.owner)
+        ctx.last = state.last
+        for i, rule in enumerate(self.end_rules):
+            if rule.condition(ctx):  # type: ignore[operator]
+                state.result = rule.result(ctx)  # type: ignore[operator]
+                why = getattr(rule.condition, "why", None) or getattr(rule.condition, "source",
+                                                                      f"end rule {i + 1}")
+                state.reason = why
+                break
+        return state
+
+    # Moves ---------------------------------------------------------------------------------
+    def _decision(self, step: int) -> Callable[[Ctx], list[Move]]:
+        is_decision, fn = self.steps[step]
+        assert is_decision
+        return fn
+
+    def generate(self, state: State, explain: dict[Any, str] | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        ctx = Ctx(list(state.board), state.to_move, state, self.env, self.owner)
+        ctx.last = state.last
+        ctx.explain = explain
+        moves = self._decision(state.step)(ctx)
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        unique = []
+        for m in moves:
+            if m.key not in seen:
+                seen.add(m.key)
+                unique.append(m)
+        if state.pie_open and state.step == 0:
+            unique.append(Move("swap", (), (), self.sites))
+        return unique
+
+    def _can_move(self, ctx: Ctx, role: int) -> bool:
+        """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
+        probe = Ctx(ctx.board, role, ctx.state, self.env, self.owner)
+        probe.last = ctx.last
+        return any(m.kind != "pass" for m in self._decision(0)(probe))
+
+    def find(self, state: State, move: Move | str) -> Move:
+        """The legal move `move` stands for, or IllegalMoveError saying why there is none."""
+        text = str(move)
+        if state.result is not None:
+            raise IllegalMoveError(f"{text}: the game is over")
+        if isinstance(move, Move):
+            key = move.key
+        elif isinstance(move, str):
+            key = parse_move(move, self.env.topology.index)
+            text = move.strip()
+        else:
+            raise IllegalMoveError(f"{move!r}: a move is a Move or its notation (a string)")
+        for m in state.legal_moves():
+            if m.key == key:
+                return m
+        raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
+
+    def why_illegal(self, state: State, key: tuple[str, tuple[int, ...]]) -> str:
+        kind, sites = key
+        explain: dict[Any, str] = {}
+        moves = self.generate(state, explain)
+        if key in explain:
+            return explain[key]
+        names = self.sites
+        role = self.players[state.to_move]
+        if kind == "swap":
+            if not self.pie:
+                return "this game has no pie rule"
+            return "swap is allowed only as the second player's first move"
+        if kind == "pass":
+            return f"passing is not allowed while there are other moves ({len(moves)} legal)"
+        if kind == "place" and state.board[sites[0]] != EMPTY:
+            return f"{names[sites[0]]} is occupied"
+        if kind == "move":
+            frm = sites[0]
+            if self.owner[state.board[frm]] != state.to_move:
+                return f"{names[frm]} holds no piece of {role}'s"
+        kinds = sorted({m.kind for m in moves})
+        hint = {"place": "a site", "move": "from-to", "multi": "sites joined by ','",
+                "exchange": "a<>b", "pass": "pass", "swap": "swap"}
+        expected = " or ".join(hint[k] for k in kinds)
+        return f"not a legal move for {role} now" + (f" (moves here are written {expected})"
+                                                      if expected else "")
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a legal move."""
+        n = len(self.players)
+        mover = state.to_move
+        board = list(state.board)
+        if move.kind == "swap":
+            new = State(self, board, mover, step=0, passes=0, pie_open=False,
+                        swapped=not state.swapped, last=(), turn=state.turn)
+            return new
+        for s, v in move.changes:
+            board[s] = v
+        changed = tuple(s for s, _ in move.changes)
+        last = changed if state.step == 0 or state.last is None else state.last + changed
+        all_pass = state.turn_all_pass and move.kind == "pass"
+        step = state.step + 1
+        if step < len(self.steps) and not self.steps[step][0]:
+            ctx = Ctx(board, mover, state, self.env, self.owner)
+            ctx.last = last
+            while step < len(self.steps) and not self.steps[step][0]:
+                self.steps[step][1](ctx)
+                step += 1
+        if step < len(self.steps):
+            return State(self, board, mover, step=step, passes=state.passes,
+                         pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
+                         turn_all_pass=all_pass)
+        new = State(self, board, (mover + 1) % n, step=0,
+                    passes=state.passes + 1 if all_pass else 0,
+                    pie_open=self.pie and state.turn == 0, swapped=state.swapped, last=last,
+                    turn=state.turn + 1)
+        return self.settle(new, mover)
+
+    # Random games --------------------------------------------------------------------------
+    def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
+                state: State | None = None) -> tuple[State, int]:
+        """Play random moves until the game ends, no move is possible, or `max_plies` moves
+        have been made (default: 20 times the number of sites). Returns the final state and
+        the number of moves made."""
+        rng = rng or random.Random()
+        state = state or self.initial_state()
+        bound = max_plies if max_plies is not None else 20 * len(self.sites)
+        plies = 0
+        while not state.is_over and plies < bound:
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state = self.apply(state, rng.choice(moves))
+            plies += 1
+        return state, plies

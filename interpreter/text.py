@@ -1,0 +1,145 @@
+"""Position text: the board drawn row by row, then `key: value` lines (see the contract)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.errors import PositionError
+from stdlib.runtime import EMPTY
+
+if TYPE_CHECKING:
+    from interpreter.game import Game, State
+
+YES = ("yes", "true", "on", "1")
+NO = ("no", "false", "off", "0")
+
+
+def row_indents(game: Game) -> list[int]:
+    """Spaces before each row, so hex rows show their half-cell offsets."""
+    topo = game.env.topology
+    firsts = [topo.xy[row[0]][0] for row in topo.rows]
+    low = min(firsts)
+    return [round(2 * (x - low)) for x in firsts]
+
+
+def symbol_table(game: Game) -> list[str]:
+    return [".", *(p.symbol for p in game.env.pieces)]
+
+
+def render_board(game: Game, board: list[int]) -> list[str]:
+    symbols = symbol_table(game)
+    topo = game.env.topology
+    return [" " * indent + " ".join(symbols[board[s]] for s in row)
+            for indent, row in zip(row_indents(game), topo.rows, strict=True)]
+
+
+def render_position(game: Game, state: State) -> str:
+    lines = render_board(game, state.board)
+    lines.append(f"mover: {game.players[state.to_move]}")
+    if state.step:
+        lines.append(f"step: {state.step + 1}")
+    if state.passes:
+        lines.append(f"passes: {state.passes}")
+    if game.pie and state.pie_open != default_pie(game, state.board, state.to_move):
+        lines.append(f"pie: {'yes' if state.pie_open else 'no'}")
+    if state.swapped:
+        lines.append("swapped: yes")
+    return "\n".join(lines) + "\n"
+
+
+def default_pie(game: Game, board: list[int], to_move: int) -> bool:
+    """Without a `pie:` key: the swap is open when the game has the pie rule, the second role
+    is to move, it has added no piece to the start position, and the first role has."""
+    if not game.pie or to_move != 1 or len(game.players) < 2:
+        return False
+    owner = game.owner
+
+    def added(role: int) -> int:
+        now = sum(1 for v in board if owner[v] == role)
+        start = sum(1 for v in game.start if owner[v] == role)
+        return now - start
+
+    return added(1) == 0 and added(0) > 0
+
+
+def parse_position(game: Game, text: str) -> State:
+    from interpreter.game import State
+
+    topo = game.env.topology
+    symbols = {sym: v for v, sym in enumerate(symbol_table(game))}
+    rows: list[tuple[int, list[str]]] = []
+    keys: dict[str, tuple[int, str]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if ":" in line:
+            key, _, value = line.partition(":")
+            key = key.strip().lower()
+            if key in keys:
+                raise PositionError(f"line {number}: key '{key}' given twice")
+            keys[key] = (number, value.strip())
+        else:
+            if keys:
+                raise PositionError(f"line {number}: board rows must come before the key lines")
+            rows.append((number, line.split()))
+    if len(rows) != len(topo.rows):
+        raise PositionError(f"the board has {len(topo.rows)} rows, the text has {len(rows)}")
+    board = [EMPTY] * topo.size
+    for (number, cells), sites in zip(rows, topo.rows, strict=True):
+        if len(cells) != len(sites):
+            raise PositionError(f"line {number}: this row has {len(sites)} cells, the text has "
+                                f"{len(cells)}")
+        for cell, site in zip(cells, sites, strict=True):
+            if cell not in symbols:
+                known = " ".join(symbols)
+                raise PositionError(f"line {number}: unknown symbol {cell!r} at {topo.names[site]}"
+                                    f" (symbols: {known})")
+            board[site] = symbols[cell]
+    to_move = 0
+    if "mover" in keys:
+        number, value = keys.pop("mover")
+        if value not in game.players:
+            raise PositionError(f"line {number}: mover must be one of {', '.join(game.players)}"
+                                f", not {value!r}")
+        to_move = game.players.index(value)
+    step = _int_key(keys, "step", 1, 1, max(1, len(game.steps))) - 1
+    if step and not game.steps[step][0]:
+        raise PositionError(f"step {step + 1} of a turn is automatic, not a decision")
+    passes = _int_key(keys, "passes", 0, 0, len(game.players))
+    pie_open = _bool_key(keys, "pie", default_pie(game, board, to_move))
+    if pie_open and not game.pie:
+        raise PositionError("pie: this game has no pie rule")
+    swapped = _bool_key(keys, "swapped", False)
+    if keys:
+        key, (number, _) = next(iter(keys.items()))
+        raise PositionError(f"line {number}: unknown key '{key}' (keys: mover, step, passes, pie,"
+                            " swapped)")
+    state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
+                  swapped=swapped, last=None, turn_all_pass=True)
+    return game.settle(state, (to_move - 1) % len(game.players))
+
+
+def _int_key(keys: dict[str, tuple[int, str]], name: str, default: int, low: int,
+             high: int) -> int:
+    if name not in keys:
+        return default
+    number, value = keys.pop(name)
+    try:
+        n = int(value)
+    except ValueError:
+        raise PositionError(f"line {number}: {name} must be a number, not {value!r}") from None
+    if not low <= n <= high:
+        raise PositionError(f"line {number}: {name} must be between {low} and {high}")
+    return n
+
+
+def _bool_key(keys: dict[str, tuple[int, str]], name: str, default: bool) -> bool:
+    if name not in keys:
+        return default
+    number, value = keys.pop(name)
+    if value.lower() in YES:
+        return True
+    if value.lower() in NO:
+        return False
+    raise PositionError(f"line {number}: {name} must be yes or no, not {value!r}")

@@ -1,0 +1,33 @@
+"""The ludeme library: every ludeme the language offers, registered under its DSL name, and the
+prelude of shared defines (`*.lud` files in this package) visible to every game file."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from dsl.ast import Node
+from dsl.parser import parse
+from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
+    boards,
+    connectivity,
+    geometry,
+    logic,
+    moves,
+    regions,
+    structure,
+    turns,
+)
+from stdlib.registry import REGISTRY, LudemeSpec, ludeme
+
+__all__ = ["REGISTRY", "LudemeSpec", "ludeme", "prelude"]
+
+
+@functools.lru_cache(maxsize=1)
+def prelude() -> tuple[Node, ...]:
+    """The shared defines of the `*.lud` files shipped with the library."""
+    nodes: list[Node] = []
+    for entry in sorted(resources.files("stdlib").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".lud"):
+            nodes.extend(parse(entry.read_text(encoding="utf-8"), f"stdlib/{entry.name}"))
+    return tuple(nodes)

@@ -1,0 +1,271 @@
+"""Boards: builders that return `networkx` graphs, and the flat topology compiled from them.
+
+A board graph is a `networkx.DiGraph`. Each node carries `name` (what the user types), `row`
+(counted from the top, 0-based), `col` (position within its row from the left), and `x`, `y`
+(cartesian centre, y upward). Each edge u→v carries `direction` (`"N"`, `"NE"`, ...): the
+direction from u to v. The graph's `board` attribute names the shape and `sides` maps each
+side's name to its nodes.
+
+`Topology.from_graph` turns a graph into flat per-site arrays once, at compile time: nothing
+calls networkx while a game is played.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from dsl.types import BOARD
+from stdlib.registry import ludeme
+from stdlib.types import Annotated
+
+Board = Annotated[nx.DiGraph, BOARD]
+
+SQUARE_DIRS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1),
+               "S": (0, -1), "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "NW": "SE",
+            "SE": "NW"}
+
+
+def column_letters(i: int) -> str:
+    """0 → a, 25 → z, 26 → aa (spreadsheet style)."""
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
+def _add_edges(g: nx.DiGraph, offsets: dict[str, tuple[int, int]],
+               key: dict[tuple[int, int], tuple[int, int]]) -> None:
+    """Connect nodes whose (i, j) lattice coordinates differ by each direction's offset."""
+    for (i, j), node in key.items():
+        for d, (di, dj) in offsets.items():
+            other = key.get((i + di, j + dj))
+            if other is not None:
+                g.add_edge(node, other, direction=d)
+
+
+@ludeme("rectangle")
+def rectangle(columns: int, rows: int) -> Board:
+    """A rectangle of square cells, `columns` wide and `rows` high. Sites are named like chess
+    squares: column letter, then row number, `a1` bottom-left. Directions N, NE, E, SE, S, SW,
+    W, NW; sides N, S, E, W.
+
+    (board (rectangle 7 6))"""
+    if columns < 1 or rows < 1:
+        raise ValueError("a rectangle needs at least one row and one column")
+    g = nx.DiGraph(board="square", columns=columns, rows=rows)
+    key: dict[tuple[int, int], tuple[int, int]] = {}
+    for r in range(rows):  # r counts from the top
+        y = rows - 1 - r
+        for c in range(columns):
+            node = (r, c)
+            g.add_node(node, name=f"{column_letters(c)}{y + 1}", row=r, col=c, x=float(c),
+                       y=float(y))
+            key[(c, y)] = node
+    _add_edges(g, SQUARE_DIRS, key)
+    g.graph["sides"] = {
+        "N": [(0, c) for c in range(columns)],
+        "S": [(rows - 1, c) for c in range(columns)],
+        "W": [(r, 0) for r in range(rows)],
+        "E": [(r, columns - 1) for r in range(rows)],
+    }
+    return g
+
+
+@ludeme("square")
+def square(size: int) -> Board:
+    """An n x n board of square cells (see rectangle).
+
+    (board (square 8))"""
+    return rectangle(size, size)
+
+
+# Hex lattice in axial coordinates (q along E, r along SE... here: i = column axis, j = row
+# upward). A cell (i, j) touches (i±1, j) E/W, (i, j+1) NE, (i-1, j+1) NW, (i+1, j-1) SE,
+# (i, j-1) SW: rows are horizontal and each row above sits half a cell to the right.
+HEX_DIRS = {"E": (1, 0), "W": (-1, 0), "NE": (0, 1), "NW": (-1, 1), "SE": (1, -1),
+            "SW": (0, -1)}
+
+
+def _hex_graph(cells: list[tuple[int, int]], shape: str) -> nx.DiGraph:
+    """A hex-cell graph over axial cells (i, j), j the row counted upward."""
+    g = nx.DiGraph(board=shape)
+    rows = sorted({j for _, j in cells}, reverse=True)
+    key: dict[tuple[int, int], tuple[int, int]] = {}
+    for r, j in enumerate(rows):
+        row_cells = sorted(i for i, jj in cells if jj == j)
+        for c, i in enumerate(row_cells):
+            node = (r, c)
+            g.add_node(node, name=f"{column_letters(c)}{len(rows) - r}", row=r, col=c,
+                       x=i + j / 2.0, y=j * math.sqrt(3) / 2.0)
+            key[(i, j)] = node
+    _add_edges(g, HEX_DIRS, key)
+    return g
+
+
+def _sides_missing(g: nx.DiGraph, missing: dict[str, tuple[str, ...]]) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for side, dirs in missing.items():
+        out[side] = [n for n in g.nodes
+                     if not any(g.edges[n, m]["direction"] in dirs for m in g.successors(n))]
+    return out
+
+
+@ludeme("hex-rhombus")
+def hex_rhombus(size: int) -> Board:
+    """An n x n rhombus of hexagonal cells (the Hex board), drawn with horizontal rows, each row
+    shifted half a cell right of the row above: cell (row r, col c) touches (r, c±1),
+    (r-1, c), (r-1, c+1), (r+1, c-1) and (r+1, c). Sites are named by column letter within the
+    row and row number counted from the bottom (`a1` is the bottom-left cell). Directions E, W,
+    NE, NW, SE, SW; sides N and S (top and bottom rows), W and E (first and last cells of the
+    rows).
+
+    (board (hex-rhombus 11))"""
+    if size < 1:
+        raise ValueError("a rhombus needs a size of at least 1")
+    # Row r from the top is j = size-1-r upward; axial i = c + r puts each row half a cell
+    # right of the row above it (x = i + j/2), as the drawing wants.
+    cells = [(c + r, size - 1 - r) for r in range(size) for c in range(size)]
+    g = _hex_graph(cells, "hex")
+    g.graph["sides"] = _sides_missing(g, {"N": ("NE", "NW"), "S": ("SE", "SW"),
+                                          "W": ("W",), "E": ("E",)})
+    g.graph["columns"] = size
+    g.graph["rows"] = size
+    return g
+
+
+@ludeme("hexhex")
+def hexhex(size: int) -> Board:
+    """A hexagon of hexagonal cells with `size` cells on each side (3n(n-1)+1 cells), drawn with
+    horizontal rows of size, size+1, ..., 2*size-1, ..., size cells. Sites are named by column
+    letter within the row and row number counted from the bottom: `a1` is the left end of the
+    bottom row, the centre of a side-6 board is `f6`. Directions E, W, NE, NW, SE, SW; sides N,
+    S (top and bottom rows), NE, SE, SW, NW (the slanted sides).
+
+    (board (hexhex 6))"""
+    if size < 1:
+        raise ValueError("a hexhex board needs a size of at least 1")
+    n = size - 1
+    cells = [(i, j) for j in range(-n, n + 1) for i in range(-n, n + 1) if -n <= i + j <= n]
+    g = _hex_graph(cells, "hex")
+    g.graph["sides"] = _sides_missing(g, {"N": ("NE", "NW"), "S": ("SE", "SW"),
+                                          "NE": ("NE", "E"), "SE": ("E", "SE"),
+                                          "SW": ("SW", "W"), "NW": ("W", "NW")})
+    g.graph["rows"] = 2 * size - 1
+    g.graph["columns"] = 2 * size - 1
+    return g
+
+
+@dataclass
+class Topology:
+    """A board compiled to flat arrays, sites numbered in diagram reading order (top row first,
+    left to right). `step[d][s]` is the neighbour of `s` in direction `d` or -1; `rays[d][s]`
+    the sites from `s` (excluded) outward in direction `d`."""
+
+    shape: str
+    names: tuple[str, ...]
+    index: dict[str, int]
+    rows: tuple[tuple[int, ...], ...]
+    row_of: tuple[int, ...]
+    col_of: tuple[int, ...]
+    xy: tuple[tuple[float, float], ...]
+    directions: tuple[str, ...]
+    step: dict[str, tuple[int, ...]]
+    rays: dict[str, tuple[tuple[int, ...], ...]]
+    sides: dict[str, frozenset[int]]
+    graph: nx.DiGraph = field(repr=False)
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    @staticmethod
+    def from_graph(graph: nx.DiGraph) -> Topology:
+        nodes = sorted(graph.nodes, key=lambda n: (graph.nodes[n]["row"], graph.nodes[n]["col"]))
+        num = {node: i for i, node in enumerate(nodes)}
+        names = tuple(graph.nodes[n]["name"] for n in nodes)
+        dirs: list[str] = []
+        for _, _, d in graph.edges(data="direction"):
+            if d not in dirs:
+                dirs.append(d)
+        order = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        dirs.sort(key=lambda d: order.index(d) if d in order else len(order))
+        step = {d: [-1] * len(nodes) for d in dirs}
+        for u, v, d in graph.edges(data="direction"):
+            step[d][num[u]] = num[v]
+        rays: dict[str, tuple[tuple[int, ...], ...]] = {}
+        for d in dirs:
+            per_site = []
+            for s in range(len(nodes)):
+                ray = []
+                t = step[d][s]
+                while t != -1:
+                    ray.append(t)
+                    t = step[d][t]
+                per_site.append(tuple(ray))
+            rays[d] = tuple(per_site)
+        row_of = tuple(graph.nodes[n]["row"] for n in nodes)
+        rows: dict[int, list[int]] = {}
+        for i, r in enumerate(row_of):
+            rows.setdefault(r, []).append(i)
+        sides = {k: frozenset(num[n] for n in v) for k, v in graph.graph.get("sides", {}).items()}
+        return Topology(
+            shape=graph.graph.get("board", "square"),
+            names=names,
+            index={name: i for i, name in enumerate(names)},
+            rows=tuple(tuple(rows[r]) for r in sorted(rows)),
+            row_of=row_of,
+            col_of=tuple(graph.nodes[n]["col"] for n in nodes),
+            xy=tuple((graph.nodes[n]["x"], graph.nodes[n]["y"]) for n in nodes),
+            directions=tuple(dirs),
+            step={d: tuple(v) for d, v in step.items()},
+            rays=rays,
+            sides=sides,
+            graph=graph,
+        )
+
+    # Relations -----------------------------------------------------------------------------
+    def orthogonal_dirs(self) -> tuple[str, ...]:
+        if self.shape == "hex":
+            return self.directions
+        return tuple(d for d in self.directions if len(d) == 1)
+
+    def diagonal_dirs(self) -> tuple[str, ...]:
+        if self.shape == "hex":
+            return ()
+        return tuple(d for d in self.directions if len(d) == 2)
+
+    def neighbours(self, dirs: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        """For each site, its neighbours in the given directions (in that order)."""
+        return tuple(
+            tuple(self.step[d][s] for d in dirs if self.step[d][s] != -1)
+            for s in range(self.size)
+        )
+
+    def perimeter(self) -> frozenset[int]:
+        """Sites with fewer neighbours than the board's inner sites."""
+        adj = self.neighbours(self.orthogonal_dirs() if self.shape == "hex" else self.directions)
+        full = max((len(a) for a in adj), default=0)
+        return frozenset(s for s in range(self.size) if len(adj[s]) < full)
+
+    def centre(self) -> frozenset[int]:
+        """The sites nearest the centre of the board's bounding box."""
+        xs = [p[0] for p in self.xy]
+        ys = [p[1] for p in self.xy]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        dist = [round((x - cx) ** 2 + (y - cy) ** 2, 6) for x, y in self.xy]
+        best = min(dist)
+        return frozenset(s for s in range(self.size) if dist[s] == best)
+
+    def corners(self) -> frozenset[int]:
+        """Sites on two or more sides."""
+        out = set()
+        for s in range(self.size):
+            if sum(s in side for side in self.sides.values()) >= 2:
+                out.add(s)
+        return frozenset(out)

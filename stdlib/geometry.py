@@ -1,0 +1,80 @@
+"""Geometry along the board's lines: n in a row, and captures by flanking."""
+
+from __future__ import annotations
+
+from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.types import Capture, Cond, Direction, RoleExpr
+
+
+def _axes(env: Env) -> list[tuple[str, str]]:
+    """Pairs of opposite directions on this board (one per line through a site)."""
+    from stdlib.boards import OPPOSITE
+    dirs = env.topology.directions
+    out = []
+    for d in dirs:
+        o = OPPOSITE.get(d)
+        if o in dirs and (o, d) not in out:
+            out.append((d, o))
+    return out
+
+
+@ludeme("line")
+def line(env: Env, length: int, *, role: RoleExpr | None = None,
+         directions: Direction = "All") -> Cond:
+    """True when `role` (by default the mover) has `length` or more pieces in a row along one
+    of the board's lines (all directions, or only the given ones).
+
+    (if (line 4) (win Mover))"""
+    allowed = set(env.absolute_dirs(directions))
+    axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
+    steps = env.topology.step
+
+    def test(ctx: Ctx) -> bool:
+        board, owner = ctx.board, ctx.owner
+        r = role(ctx) if role is not None else ctx.mover
+        candidates = ctx.last if ctx.last is not None else range(len(board))
+        for s in candidates:
+            if owner[board[s]] != r:
+                continue
+            for a, b in axes:
+                n = 1
+                for d in (a, b):
+                    t = steps[d][s]
+                    while t != -1 and owner[board[t]] == r:
+                        n += 1
+                        t = steps[d][t]
+                if n >= length:
+                    return True
+        return False
+    test.why = f"{length} in a row"  # type: ignore[attr-defined]
+    return test
+
+
+@ludeme("flank")
+def flank(env: Env, directions: Direction, *, remove: bool = False) -> Capture:
+    """Capture by flanking: a piece placed at s captures every unbroken line of enemy pieces
+    running from s in one of the directions up to a friendly piece. Captured pieces change to
+    the mover's colour (as in Reversi), or are removed with remove:true.
+
+    (place (sites Empty) capture:(flank All) must-capture:true)"""
+    dirs = env.absolute_dirs(directions)
+    rays = env.topology.rays
+
+    def capture(ctx: Ctx, s: int, value: int) -> tuple[tuple[int, int], ...]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        new = EMPTY if remove else value
+        out: list[tuple[int, int]] = []
+        for d in dirs:
+            run: list[int] = []
+            for t in rays[d][s]:
+                o = owner[board[t]]
+                if o == mover:
+                    if run:
+                        out.extend((x, new) for x in run)
+                    break
+                if o < 0:
+                    break
+                run.append(t)
+        return tuple(out)
+    return capture

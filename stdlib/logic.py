@@ -1,0 +1,180 @@
+"""Conditions and numbers: logic, comparison, arithmetic, counting, roles and sites."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.types import CellKind, Cond, IntExpr, Region, RolesExpr, SiteExpr
+
+
+@ludeme("and")
+def and_(*conditions: Cond) -> Cond:
+    """True when every condition holds.
+
+    (and (is Empty To) (not (full)))"""
+    return lambda ctx: all(c(ctx) for c in conditions)
+
+
+@ludeme("or")
+def or_(*conditions: Cond) -> Cond:
+    """True when some condition holds.
+
+    (or (line 3) (full))"""
+    return lambda ctx: any(c(ctx) for c in conditions)
+
+
+@ludeme("not")
+def not_(condition: Cond) -> Cond:
+    """True when the condition does not hold.
+
+    (not (full))"""
+    def negated(ctx: Ctx) -> bool:
+        return not condition(ctx)
+    why = getattr(condition, "why_not", None)
+    if why:
+        negated.why = why  # type: ignore[attr-defined]
+    why_not = getattr(condition, "why", None)
+    if why_not:
+        negated.why_not = why_not  # type: ignore[attr-defined]
+    return negated
+
+
+@ludeme("=")
+def eq(a: IntExpr, b: IntExpr) -> Cond:
+    """True when the two numbers are equal.
+
+    (= (count (sites Occupied Next)) 0)"""
+    return lambda ctx: a(ctx) == b(ctx)
+
+
+@ludeme("!=")
+def ne(a: IntExpr, b: IntExpr) -> Cond:
+    """True when the two numbers differ.
+
+    (!= (count (sites Empty)) 0)"""
+    return lambda ctx: a(ctx) != b(ctx)
+
+
+@ludeme("<")
+def lt(a: IntExpr, b: IntExpr) -> Cond:
+    """True when a < b.
+
+    (< (count (sites Occupied Mover)) 3)"""
+    return lambda ctx: a(ctx) < b(ctx)
+
+
+@ludeme("<=")
+def le(a: IntExpr, b: IntExpr) -> Cond:
+    """True when a <= b.
+
+    (<= (count (sites Empty)) 1)"""
+    return lambda ctx: a(ctx) <= b(ctx)
+
+
+@ludeme(">")
+def gt(a: IntExpr, b: IntExpr) -> Cond:
+    """True when a > b.
+
+    (> (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
+    return lambda ctx: a(ctx) > b(ctx)
+
+
+@ludeme(">=")
+def ge(a: IntExpr, b: IntExpr) -> Cond:
+    """True when a >= b.
+
+    (>= (count (sites Occupied Mover)) 5)"""
+    return lambda ctx: a(ctx) >= b(ctx)
+
+
+@ludeme("+")
+def add(*terms: IntExpr) -> IntExpr:
+    """The sum of the numbers.
+
+    (+ (count (sites Occupied Mover)) 1)"""
+    return lambda ctx: sum(t(ctx) for t in terms)
+
+
+@ludeme("-")
+def sub(a: IntExpr, b: IntExpr) -> IntExpr:
+    """a minus b.
+
+    (- (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
+    return lambda ctx: a(ctx) - b(ctx)
+
+
+@ludeme("count")
+def count(region: Region) -> IntExpr:
+    """The number of sites in a region.
+
+    (count (sites Occupied Next))"""
+    return lambda ctx: len(region(ctx))
+
+
+@ludeme("full")
+def full() -> Cond:
+    """True when no site is empty.
+
+    (if (full) (draw))"""
+    return lambda ctx: EMPTY not in ctx.board
+
+
+def cell_test(env: Env, kind: str) -> Callable[[Ctx, int], bool]:
+    """A test of what site s holds, relative to ctx.mover."""
+    if kind == "Empty":
+        return lambda ctx, s: ctx.board[s] == EMPTY
+    if kind == "Occupied":
+        return lambda ctx, s: ctx.board[s] != EMPTY
+    if kind in ("Friend", "Own"):
+        return lambda ctx, s: ctx.owner[ctx.board[s]] == ctx.mover
+    if kind == "Enemy":
+        return lambda ctx, s: ctx.owner[ctx.board[s]] >= 0 and \
+            ctx.owner[ctx.board[s]] != ctx.mover
+    if kind == "EmptyOrEnemy":
+        return lambda ctx, s: ctx.board[s] == EMPTY or (
+            ctx.owner[ctx.board[s]] >= 0 and ctx.owner[ctx.board[s]] != ctx.mover)
+    return lambda ctx, s: True  # Any
+
+
+@ludeme("is")
+def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
+    """True when the site holds what `kind` says, relative to the mover: Empty, Occupied,
+    Friend, Enemy, EmptyOrEnemy or Any.
+
+    (is Empty To)"""
+    test = cell_test(env, kind)
+    return lambda ctx: test(ctx, site(ctx))
+
+
+@ludeme("in")
+def in_(site: SiteExpr, region: Region) -> Cond:
+    """True when the site is in the region.
+
+    (in To (sites Side N))"""
+    return lambda ctx: site(ctx) in region(ctx)
+
+
+@ludeme("stuck")
+def stuck(env: Env, roles: RolesExpr) -> Cond:
+    """True when every one of the roles has no legal move but `pass` (on its next turn, in
+    this position).
+
+    (if (stuck All) (most-pieces))"""
+    def test(ctx: Ctx) -> bool:
+        return not any(env.can_move(ctx, r) for r in roles(ctx))  # type: ignore[attr-defined]
+    test.why = "no player can move"  # type: ignore[attr-defined]
+    return test
+
+
+@ludeme("reached")
+def reached(role: RolesExpr, region: Region) -> Cond:
+    """True when a piece of the role stands on a site of the region.
+
+    (reached Mover (sites Side Forward))"""
+    def test(ctx: Ctx) -> bool:
+        owner, board = ctx.owner, ctx.board
+        rs = role(ctx)
+        return any(owner[board[s]] in rs for s in region(ctx))
+    return test

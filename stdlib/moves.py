@@ -1,0 +1,209 @@
+"""Move generators: what a player may do. Each returns a closure ctx -> list of Move.
+
+Filters: `if:` must hold and `unless:` must not hold *after* the move is made (with To and
+From bound to the move's sites), so a filter can look at the position the move creates, e.g.
+`unless:(forms Crosscut)`. When a move is refused, the filter's description becomes the
+reason an `IllegalMoveError` gives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env, Move, pass_move
+from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Region
+
+Filter = Callable[[Ctx], bool] | None
+
+
+def refusal(condition: Callable[[Ctx], bool], held: bool) -> str:
+    """Why a filter refused a move: `held` says whether the condition held (for `unless:`)."""
+    if held:
+        return getattr(condition, "why", None) or f"{getattr(condition, 'source', 'a condition')}" \
+            " holds"
+    return getattr(condition, "why_not", None) or \
+        f"{getattr(condition, 'source', 'a condition')} does not hold"
+
+
+def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
+           out: list[Move]) -> None:
+    """Append `move` to `out` if the filters allow it, judged on the board after the move."""
+    if if_ is None and unless is None:
+        out.append(move)
+        return
+    board = ctx.board
+    undo = [(s, board[s]) for s, _ in move.changes]
+    for s, v in move.changes:
+        board[s] = v
+    ctx.to, ctx.frm = to, frm
+    reason = None
+    if if_ is not None and not if_(ctx):
+        reason = refusal(if_, held=False)
+    elif unless is not None and unless(ctx):
+        reason = refusal(unless, held=True)
+    for s, v in reversed(undo):
+        board[s] = v
+    if reason is None:
+        out.append(move)
+    elif ctx.explain is not None:
+        ctx.explain.setdefault(move.key, reason)
+
+
+def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
+    """The board value a placement puts down: the mover's own piece, or the named piece."""
+    if name is None:
+        table = [env.piece_of(r) for r in range(len(env.roles))]
+        return lambda ctx: table[ctx.mover]
+    for p in env.pieces:
+        if p.name == name:
+            value = p.value
+            return lambda ctx: value
+    env.error(f'no piece named "{name}" (pieces: {", ".join(p.name for p in env.pieces)})')
+    return lambda ctx: 0
+
+
+@ludeme("place")
+def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | None = None,
+          unless: Cond | None = None, capture: Capture | None = None,
+          must_capture: bool = False) -> Moves:
+    """Put a piece (the mover's, or the named piece) on an empty site of the region.
+    `capture:` changes other pieces as a consequence (e.g. (flank All)); with
+    must-capture:true only placements that capture something are allowed.
+
+    (place (sites Empty) unless:(forms Crosscut))"""
+    names = env.names
+    value_of = piece_value(env, piece)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board = ctx.board
+        value = value_of(ctx)
+        out: list[Move] = []
+        for s in region(ctx):
+            if board[s] != EMPTY:
+                continue
+            changes: tuple[tuple[int, int], ...] = ((s, value),)
+            if capture is not None:
+                taken = capture(ctx, s, value)
+                if must_capture and not taken:
+                    if ctx.explain is not None:
+                        ctx.explain.setdefault(("place", (s,)), "captures nothing")
+                    continue
+                changes += taken
+            accept(ctx, Move("place", (s,), changes, names), s, -1, if_, unless, out)
+        return out
+    return generate
+
+
+@ludeme("drop")
+def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
+         unless: Cond | None = None) -> Moves:
+    """Placement under gravity: the mover's piece falls in `direction` and comes to rest on
+    the last empty site before an occupied site or the board's edge. The move is written as
+    its landing site.
+
+    (drop S)"""
+    (d,) = env.absolute_dirs(direction)[:1] or ("",)
+    if not d:
+        return lambda ctx: []
+    below = env.topology.step[d]
+    names = env.names
+    value_of = piece_value(env, None)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board = ctx.board
+        value = value_of(ctx)
+        out: list[Move] = []
+        for s, v in enumerate(board):
+            if v == EMPTY and (below[s] == -1 or board[below[s]] != EMPTY):
+                accept(ctx, Move("place", (s,), ((s, value),), names), s, -1, if_, unless, out)
+        return out
+    return generate
+
+
+@ludeme("step")
+def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Region | None = None,
+         if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces (or those on the `from:` sites) one site in one of the
+    directions, to a site holding `to:` (Empty by default; Enemy captures by replacement;
+    EmptyOrEnemy either). Written `from-to`.
+
+    (step Forwards to:Empty)"""
+    from stdlib.logic import cell_test
+
+    dirs = env.resolve_dirs(directions)
+    steps = env.topology.step
+    names = env.names
+    target = cell_test(env, to)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        ds = dirs(mover) if callable(dirs) else dirs
+        origins = from_(ctx) if from_ is not None else range(len(board))
+        out: list[Move] = []
+        for s in origins:
+            v = board[s]
+            if owner[v] != mover:
+                continue
+            for d in ds:
+                t = steps[d][s]
+                if t == -1 or not target(ctx, t):
+                    continue
+                move = Move("move", (s, t), ((s, EMPTY), (t, v)), names)
+                accept(ctx, move, t, s, if_, unless, out)
+        return out
+    return generate
+
+
+@ludeme("pass")
+def pass_(env: Env) -> Moves:
+    """The single move `pass`: the mover does nothing. Usually last in a (first-of ...), so a
+    player passes only when nothing else is possible.
+
+    (first-of (place (sites Empty) unless:(forms HardCorner)) (pass))"""
+    move = pass_move(env.names)
+    return lambda ctx: [move]
+
+
+@ludeme("first-of")
+def first_of(*alternatives: Moves) -> Moves:
+    """Ordered alternatives: the moves of the first alternative that has any; if it has none,
+    those of the next; and so on.
+
+    (first-of (place (sites Empty)) (step Diagonal) (pass))"""
+    def generate(ctx: Ctx) -> list[Move]:
+        for i, alt in enumerate(alternatives):
+            moves = alt(ctx)
+            if moves:
+                if ctx.explain is not None:
+                    _explain_later(ctx, alternatives[i + 1:], moves)
+                return moves
+        return []
+    return generate
+
+
+def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: list[Move]) -> None:
+    """Record why moves of later alternatives are not allowed now."""
+    assert ctx.explain is not None
+    example = str(chosen[0])
+    kind = "pass" if chosen[0].kind == "pass" else f"a move such as {example}"
+    for alt in later:
+        saved, ctx.explain = ctx.explain, None
+        try:
+            moves = alt(ctx)
+        finally:
+            ctx.explain = saved
+        for m in moves:
+            ctx.explain.setdefault(m.key, f"{kind} is available, and it comes first")
+
+
+@ludeme("any-of")
+def any_of(*alternatives: Moves) -> Moves:
+    """All the moves of all the alternatives: the mover chooses any one.
+
+    (any-of (step Forwards to:Empty) (step ForwardDiagonal to:Enemy))"""
+    def generate(ctx: Ctx) -> list[Move]:
+        out: list[Move] = []
+        for alt in alternatives:
+            out.extend(alt(ctx))
+        return out
+    return generate

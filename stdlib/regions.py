@@ -1,0 +1,149 @@
+"""Regions: sets of sites. Static regions (sides, rows, the centre, ...) are computed once at
+compile time; dynamic ones (empty sites, a player's pieces) are computed from the board."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.types import Direction, Region, RoleExpr, SiteExpr
+
+
+def static(sites: Collection[int]) -> Region:
+    """A region that does not depend on the position (its value is also on `.static`)."""
+    frozen = frozenset(sites)
+    ordered = tuple(sorted(frozen))
+
+    def region(ctx: Ctx) -> Collection[int]:
+        return ordered
+
+    region.static = frozen  # type: ignore[attr-defined]
+    return region
+
+
+def static_value(region: Region) -> frozenset[int] | None:
+    return getattr(region, "static", None)
+
+
+@ludeme("sites")
+def sites_list(env: Env, sites: list[SiteExpr]) -> Region:
+    """The sites listed.
+
+    (sites {"d4" "e5"})"""
+    values = []
+    for s in sites:
+        if hasattr(s, "static_site"):
+            values.append(s.static_site)  # type: ignore[attr-defined]
+        else:
+            return lambda ctx: [f(ctx) for f in sites]
+    return static(values)
+
+
+@ludeme("sites Board")
+def sites_board(env: Env) -> Region:
+    """Every site of the board.
+
+    (sites Board)"""
+    return static(range(env.topology.size))
+
+
+@ludeme("sites Empty")
+def sites_empty() -> Region:
+    """The empty sites.
+
+    (place (sites Empty))"""
+    def region(ctx: Ctx) -> list[int]:
+        return [s for s, v in enumerate(ctx.board) if v == EMPTY]
+    return region
+
+
+@ludeme("sites Occupied")
+def sites_occupied(role: RoleExpr | None = None) -> Region:
+    """The sites holding a piece of `role` (any piece if no role is given).
+
+    (count (sites Occupied Mover))"""
+    if role is None:
+        return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
+
+    def region(ctx: Ctx) -> list[int]:
+        r = role(ctx)
+        owner = ctx.owner
+        return [s for s, v in enumerate(ctx.board) if owner[v] == r]
+    return region
+
+
+@ludeme("sites Side")
+def sites_side(env: Env, side: Direction) -> Region:
+    """The sites along one side of the board: N, S, E, W on square boards and the rhombus,
+    N, S, NE, SE, SW, NW on a hexhex board. `Forward` is the side the mover advances towards.
+
+    (sites Side N)"""
+    topo = env.topology
+    if side in ("Forward", "Backward"):
+        table = []
+        for f in env.forward:
+            if f is None:
+                env.error(f"(sites Side {side}) needs every player to declare forward:")
+                return static(())
+            table.append(topo.sides.get(f if side == "Forward" else _opposite(f), frozenset()))
+        frozen = [tuple(sorted(s)) for s in table]
+        return lambda ctx: frozen[ctx.mover]
+    if side not in topo.sides:
+        env.error(f"this board has no side {side} (its sides: {', '.join(topo.sides)})")
+        return static(())
+    return static(topo.sides[side])
+
+
+def _opposite(d: str) -> str:
+    from stdlib.boards import OPPOSITE
+    return OPPOSITE[d]
+
+
+@ludeme("sites Perimeter")
+def sites_perimeter(env: Env) -> Region:
+    """The sites on the edge of the board.
+
+    (sites Perimeter)"""
+    return static(env.topology.perimeter())
+
+
+@ludeme("sites Centre")
+def sites_centre(env: Env) -> Region:
+    """The site(s) nearest the centre of the board (four on an even square board).
+
+    (sites Centre)"""
+    return static(env.topology.centre())
+
+
+@ludeme("sites Corners")
+def sites_corners(env: Env) -> Region:
+    """The corner sites: those on two sides at once.
+
+    (sites Corners)"""
+    return static(env.topology.corners())
+
+
+@ludeme("sites Row")
+def sites_row(env: Env, *rows: int) -> Region:
+    """The sites of the given rows, counted from the bottom, starting at 1.
+
+    (sites Row 1 2)"""
+    topo = env.topology
+    n = len(topo.rows)
+    out: list[int] = []
+    for r in rows:
+        if not 1 <= r <= n:
+            env.error(f"row {r} does not exist (rows 1 to {n})")
+            continue
+        out.extend(topo.rows[n - r])
+    return static(out)
+
+
+@ludeme("sites Column")
+def sites_column(env: Env, *columns: int) -> Region:
+    """The sites of the given columns (position within the row, from 1 at the left).
+
+    (sites Column 1)"""
+    topo = env.topology
+    return static([s for s in range(topo.size) if topo.col_of[s] + 1 in columns])

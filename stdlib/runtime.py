@@ -1,0 +1,195 @@
+"""What ludemes and the interpreter share at run time: moves, pieces, the compile-time
+environment a ludeme is built in, and the evaluation context its closures are called with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dsl.ast import Span
+from dsl.errors import Diagnostic
+from stdlib.boards import Topology
+
+EMPTY = 0  # board value of an empty site
+NOBODY = -1  # owner of an empty site
+NEUTRAL = -2  # owner of a piece that belongs to no player
+
+
+class Move:
+    """One decision: placing, moving, placing several, exchanging, passing or swapping sides.
+
+    `kind` and `sites` identify the move (and give its notation); `changes` are the
+    (site, new board value) pairs it makes, captures included. Two moves are equal when their
+    notation is."""
+
+    __slots__ = ("kind", "sites", "changes", "names")
+
+    def __init__(self, kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
+                 names: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.sites = sites
+        self.changes = changes
+        self.names = names
+
+    @property
+    def key(self) -> tuple[str, tuple[int, ...]]:
+        return (self.kind, self.sites)
+
+    def __str__(self) -> str:
+        return notation(self.kind, self.sites, self.names)
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self.key == other.key
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
+    if kind == "place":
+        return names[sites[0]]
+    if kind == "move":
+        return f"{names[sites[0]]}-{names[sites[1]]}"
+    if kind == "multi":
+        return ",".join(names[s] for s in sites)
+    if kind == "exchange":
+        return f"{names[sites[0]]}<>{names[sites[1]]}"
+    return kind  # "pass", "swap"
+
+
+def pass_move(names: tuple[str, ...]) -> Move:
+    return Move("pass", (), (), names)
+
+
+@dataclass(frozen=True)
+class PieceType:
+    """A kind of piece: its name, its one-character symbol, and its owner (a role index, or
+    NEUTRAL). Its board value is its position in the game's piece list, counted from 1."""
+
+    name: str
+    symbol: str
+    owner: int
+    value: int
+
+
+@dataclass
+class Env:
+    """The compile-time environment: the board's topology, the roles and the pieces. Ludemes
+    that need the board (to precompute regions, rays or windows) receive it as `env`."""
+
+    topology: Topology
+    roles: tuple[str, ...]
+    pieces: list[PieceType]
+    forward: tuple[str | None, ...]
+    sides: tuple[tuple[str, ...], ...]
+    text: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The AST span of the form currently being compiled, for errors raised by ludemes.
+    span: Span | None = None
+    # Game-wide features that ludemes ask for: e.g. "last" (track last-changed sites).
+    features: set[str] = field(default_factory=set)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.topology.names
+
+    def piece_of(self, role: int) -> int:
+        """The board value of role's default piece (its first declared piece)."""
+        for p in self.pieces:
+            if p.owner == role:
+                return p.value
+        raise KeyError(role)
+
+    @property
+    def owner(self) -> tuple[int, ...]:
+        """owner[value]: the role owning a board value (NOBODY for empty)."""
+        return (NOBODY, *(p.owner for p in self.pieces))
+
+    def error(self, message: str, span: Span | None = None) -> None:
+        where = span or self.span
+        assert where is not None
+        self.diagnostics.append(Diagnostic(where, message))
+
+    def resolve_dirs(self, name: str) -> tuple[str, ...] | Callable[[int], tuple[str, ...]]:
+        """A direction constant as the tuple of absolute directions it stands for, or, for
+        player-relative ones (Forward, ...), a function of the role."""
+        topo = self.topology
+        if name in topo.directions:
+            return (name,)
+        if name == "Orthogonal":
+            return topo.orthogonal_dirs()
+        if name == "Diagonal":
+            dirs = topo.diagonal_dirs()
+            if not dirs:
+                self.error(f"this {topo.shape} board has no diagonal directions")
+            return dirs
+        if name in ("Adjacent", "All"):
+            return topo.orthogonal_dirs() + topo.diagonal_dirs() if name == "All" \
+                else topo.orthogonal_dirs()
+        if name in ("Forward", "Backward", "ForwardDiagonal", "Forwards", "Sideways"):
+            if any(f is None for f in self.forward):
+                self.error(f"{name} needs every player to declare forward:DIRECTION")
+                return ()
+            table = {r: _relative(name, f or "N", topo.directions)
+                     for r, f in enumerate(self.forward)}
+            return lambda role: table[role]
+        self.error(f"direction {name} does not exist on this {topo.shape} board "
+                   f"(it has {', '.join(topo.directions)})")
+        return ()
+
+    def absolute_dirs(self, name: str) -> tuple[str, ...]:
+        """Like resolve_dirs, for places where a player-relative direction makes no sense."""
+        dirs = self.resolve_dirs(name)
+        if callable(dirs):
+            self.error(f"{name} is relative to a player and cannot be used here")
+            return ()
+        return dirs
+
+
+_COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+
+
+def _relative(name: str, forward: str, available: tuple[str, ...]) -> tuple[str, ...]:
+    i = _COMPASS.index(forward)
+
+    def turn(k: int) -> str:
+        return _COMPASS[(i + k) % 8]
+
+    wanted = {
+        "Forward": [turn(0)],
+        "Backward": [turn(4)],
+        "ForwardDiagonal": [turn(-1), turn(1)],
+        "Forwards": [turn(-1), turn(0), turn(1)],
+        "Sideways": [turn(-2), turn(2)],
+    }[name]
+    return tuple(d for d in wanted if d in available)
+
+
+class Ctx:
+    """The context a compiled closure is evaluated in: the board (a list of board values, which
+    move generators may change temporarily and restore), the mover, the sites of the move being
+    considered (`to`, `frm`), the state it came from, and the environment.
+
+    `explain`, when not None, collects why candidate moves were refused: {move key: reason}."""
+
+    __slots__ = ("board", "mover", "to", "frm", "state", "env", "owner", "explain", "last")
+
+    def __init__(self, board: list[int], mover: int, state: Any, env: Env,
+                 owner: tuple[int, ...]) -> None:
+        self.board = board
+        self.mover = mover
+        self.to = -1
+        self.frm = -1
+        self.state = state
+        self.env = env
+        self.owner = owner
+        self.explain: dict[tuple[str, tuple[int, ...]], str] | None = None
+        self.last: tuple[int, ...] | None = None  # sites changed by the last move, if known

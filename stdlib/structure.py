@@ -1,0 +1,238 @@
+"""The sections of a game: players, board, start position, turn and end. These ludemes return
+plain descriptions that the interpreter assembles into a `Game`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from dsl import types as t
+from stdlib.boards import Board
+from stdlib.registry import ludeme
+from stdlib.types import Annotated, Cond, Direction, Effect, Moves, Region, ResultExpr, RoleExpr
+
+Section = Annotated[object, t.SECTION]
+PlayerT = Annotated["PlayerDecl", t.PLAYER]
+PieceT = Annotated["PieceDecl", t.PIECE]
+SetupT = Annotated["Setup", t.SETUP]
+TurnStep = Annotated[object, t.TURN_STEP]
+EndRuleT = Annotated["EndRule", t.END_RULE]
+
+
+@dataclass(frozen=True)
+class GameDecl:
+    name: str
+    sections: tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class PlayerDecl:
+    name: str
+    symbol: str
+    forward: str | None
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayersSection:
+    players: tuple[PlayerDecl, ...]
+    pie: bool
+
+
+@dataclass(frozen=True)
+class BoardSection:
+    graph: nx.DiGraph
+
+
+@dataclass(frozen=True)
+class PieceDecl:
+    name: str
+    symbol: str
+
+
+@dataclass(frozen=True)
+class PiecesSection:
+    pieces: tuple[PieceDecl, ...]
+
+
+@dataclass(frozen=True)
+class Setup:
+    role: object  # RoleExpr or a piece name
+    piece: str | None
+    sites: object  # Region
+
+
+@dataclass(frozen=True)
+class StartSection:
+    setups: tuple[Setup, ...]
+
+
+@dataclass(frozen=True)
+class PlaySection:
+    steps: tuple[object, ...]  # each a Moves (a decision) or an Effect (automatic)
+
+
+@dataclass(frozen=True)
+class EndRule:
+    condition: object  # Cond
+    result: object  # ResultExpr
+
+
+@dataclass(frozen=True)
+class EndSection:
+    rules: tuple[EndRule, ...]
+
+
+Game = Annotated[GameDecl, t.GAME]
+
+
+@ludeme("game")
+def game(name: str, *sections: Section) -> Game:
+    """A whole game: its name, then its sections — (players ...), (board ...), optionally
+    (pieces ...) and (start ...), then (play ...) and (end ...).
+
+    (game "Tic-Tac-Toe" (players {(player "X") (player "O")}) (board (square 3))
+      (play (place (sites Empty))) (end (if (line 3) (win Mover))))"""
+    return GameDecl(name, sections)
+
+
+@ludeme("players")
+def players(roles: list[PlayerT], *, pie: bool = False) -> Section:
+    """The roles, in turn order: the first listed moves first. With pie:true the second
+    player's first move may be `swap`: the two people exchange roles, the board is unchanged,
+    and the second role then moves (so the person who made the first move moves again).
+
+    (players {(player "Red" symbol:"R" sides:{N S}) (player "Blue" symbol:"B" sides:{W E})})"""
+    return PlayersSection(tuple(roles), pie)
+
+
+@ludeme("player")
+def player(name: str, *, symbol: str = "", forward: Direction | None = None,
+           sides: list[Direction] | None = None) -> PlayerT:
+    """A role. `symbol` is its pieces' one-character symbol in position text (default: the
+    name's first letter); `forward` the direction its pieces advance (for Forward, ...);
+    `sides` the board sides it must connect (for (connected ...)).
+
+    (player "White" symbol:"W" forward:N)"""
+    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()))
+
+
+@ludeme("pieces")
+def pieces(kinds: list[PieceT]) -> Section:
+    """Pieces that belong to no player (e.g. tiles or blockers), in addition to each player's
+    own piece.
+
+    (pieces {(piece "Tile" symbol:"o")})"""
+    return PiecesSection(tuple(kinds))
+
+
+@ludeme("piece")
+def piece(name: str, *, symbol: str) -> PieceT:
+    """A neutral piece kind and its one-character symbol.
+
+    (piece "Stone" symbol:"x")"""
+    return PieceDecl(name, symbol)
+
+
+@ludeme("board")
+def board(shape: Board) -> Section:
+    """The board the game is played on.
+
+    (board (square 8))"""
+    return BoardSection(shape)
+
+
+@ludeme("start")
+def start(*setups: SetupT) -> Section:
+    """The starting position: pieces put on sites before the first move (the board is empty
+    otherwise).
+
+    (start (put "White" {"d5" "e4"}) (put "Black" {"d4" "e5"}))"""
+    return StartSection(tuple(setups))
+
+
+@ludeme("put")
+def put(role: RoleExpr, sites: Region) -> SetupT:
+    """In the start position, one of role's pieces on each of the sites.
+
+    (put "Black" (sites Row 1 2))"""
+    return Setup(role, None, sites)
+
+
+@ludeme("play")
+def play(*steps: TurnStep) -> Section:
+    """A turn. Each step is either a decision (moves: the mover chooses one) or an automatic
+    effect; the steps happen in order, then the next player's turn begins. Most games have
+    one decision.
+
+    (play (place (sites Empty)))"""
+    return PlaySection(tuple(steps))
+
+
+@ludeme("end")
+def end(*rules: EndRuleT) -> Section:
+    """End conditions, tested in order after every turn; the first that holds ends the game.
+    In them, Mover is the player who just moved and Next the player to move.
+
+    (end (if (line 3) (win Mover)) (if (full) (draw)))"""
+    return EndSection(tuple(rules))
+
+
+@ludeme("if")
+def if_(condition: Cond, result: ResultExpr) -> EndRuleT:
+    """An end condition: when `condition` holds, the game ends with `result`.
+
+    (if (connected Mover) (win Mover))"""
+    return EndRule(condition, result)
+
+
+DRAW = -1
+
+
+@ludeme("win")
+def win(role: RoleExpr) -> ResultExpr:
+    """Result: `role` wins.
+
+    (win Mover)"""
+    return role
+
+
+@ludeme("lose")
+def lose(role: RoleExpr) -> ResultExpr:
+    """Result: `role` loses (in a two-player game, the other role wins).
+
+    (lose Next)"""
+    def result(ctx: object) -> int:
+        return (role(ctx) + 1) % len(ctx.env.roles)  # type: ignore[attr-defined]
+    return result
+
+
+@ludeme("draw")
+def draw() -> ResultExpr:
+    """Result: a draw.
+
+    (draw)"""
+    return lambda ctx: DRAW
+
+
+@ludeme("most-pieces")
+def most_pieces() -> ResultExpr:
+    """Result: the role with the most pieces on the board wins; a tie for most is a draw.
+
+    (if (stuck All) (most-pieces))"""
+    def result(ctx: object) -> int:
+        env = ctx.env  # type: ignore[attr-defined]
+        owner = ctx.owner  # type: ignore[attr-defined]
+        counts = [0] * len(env.roles)
+        for v in ctx.board:  # type: ignore[attr-defined]
+            o = owner[v]
+            if o >= 0:
+                counts[o] += 1
+        best = max(counts)
+        winners = [r for r, c in enumerate(counts) if c == best]
+        return winners[0] if len(winners) == 1 else DRAW
+    return result
+
+
+__all__ = ["Effect", "Moves"]

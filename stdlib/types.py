@@ -1,0 +1,28 @@
+"""Python-side aliases for the language types: what a ludeme's parameters and result are at
+compile time. Dynamic values are closures over an evaluation context `Ctx`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Annotated, Any
+
+from dsl import types as t
+
+__all__ = ["Annotated", "Cond", "IntExpr", "Region", "SiteExpr", "RoleExpr", "RolesExpr",
+           "Direction", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern"]
+
+Ctx = Any  # stdlib.runtime.Ctx; Any here to keep this module import-light
+
+Cond = Annotated[Callable[[Ctx], bool], t.COND]
+IntExpr = Annotated[Callable[[Ctx], int], t.INT_EXPR]
+Region = Annotated[Callable[[Ctx], Collection[int]], t.REGION]
+SiteExpr = Annotated[Callable[[Ctx], int], t.SITE]
+RoleExpr = Annotated[Callable[[Ctx], int], t.ROLE]
+RolesExpr = Annotated[Callable[[Ctx], tuple[int, ...]], t.ROLES]
+Direction = Annotated[str, t.DIRECTION]
+CellKind = Annotated[str, t.CELL]
+Moves = Annotated[Callable[[Ctx], list[Any]], t.MOVES]
+Effect = Annotated[Callable[[Ctx], None], t.EFFECT]
+ResultExpr = Annotated[Callable[[Ctx], int], t.RESULT]
+Capture = Annotated[Any, t.CAPTURE]
+Pattern = Annotated[Any, t.PATTERN]
