@@ -45,7 +45,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Form(Node):
-    """`(head arg ... name:value ...)`. `head` is a ludeme name; `is_call` marks `("Define" ...)`."""
+    """`(head arg ... name:value ...)`; `is_call` marks a define call `("Define" ...)`."""
 
     head: str = ""
     args: tuple[Node, ...] = ()

@@ -77,7 +77,8 @@ class Checker:
                 hint = difflib.get_close_matches(node.name, known, n=1)
                 if known:
                     msg = f"unknown constant {node.name} for {_a(expected)}"
-                    msg += f' (did you mean {hint[0]}?)' if hint else f" (one of: {', '.join(known)})"
+                    msg += (f" (did you mean {hint[0]}?)" if hint
+                            else f" (one of: {', '.join(known)})")
                 else:
                     msg = f"expected {_a(expected)} here, found the constant {node.name}"
                 self.error(node, msg)

@@ -186,8 +186,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
     diagnostics: list[Diagnostic] = []
     name_node = form.args[0] if form.args else None
     if not isinstance(name_node, Str):
-        raise RuleError([Diagnostic(form.head_span, 'a game starts with its name: (game "Name" ...)')],
-                        text)
+        msg = 'a game starts with its name: (game "Name" ...)'
+        raise RuleError([Diagnostic(form.head_span, msg)], text)
     sections: dict[str, list[Form]] = {}
     for arg in form.args[1:]:
         assert isinstance(arg, Form)

@@ -49,6 +49,6 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
                     seen.add(t)
                     stack.append(t)
         return all(not seen.isdisjoint(g) for g in goals[1:])
-    test.why = "a connection"  # type: ignore[attr-defined]
+    test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
 

@@ -48,6 +48,7 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
                     return True
         return False
     test.why = f"{length} in a row"  # type: ignore[attr-defined]
+    test.why_not = f"not {length} in a row"  # type: ignore[attr-defined]
     return test
 
 

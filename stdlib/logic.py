@@ -118,7 +118,10 @@ def full() -> Cond:
     """True when no site is empty.
 
     (if (full) (draw))"""
-    return lambda ctx: EMPTY not in ctx.board
+    def test(ctx: Ctx) -> bool:
+        return EMPTY not in ctx.board
+    test.why = "the board is full"  # type: ignore[attr-defined]
+    return test
 
 
 def cell_test(env: Env, kind: str) -> Callable[[Ctx, int], bool]:
@@ -164,7 +167,7 @@ def stuck(env: Env, roles: RolesExpr) -> Cond:
     (if (stuck All) (most-pieces))"""
     def test(ctx: Ctx) -> bool:
         return not any(env.can_move(ctx, r) for r in roles(ctx))  # type: ignore[attr-defined]
-    test.why = "no player can move"  # type: ignore[attr-defined]
+    test.why = "no one can move"  # type: ignore[attr-defined]
     return test
 
 
@@ -177,4 +180,5 @@ def reached(role: RolesExpr, region: Region) -> Cond:
         owner, board = ctx.owner, ctx.board
         rs = role(ctx)
         return any(owner[board[s]] in rs for s in region(ctx))
+    test.why = "reaching the goal"  # type: ignore[attr-defined]
     return test
