@@ -14,6 +14,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     geometry,
     logic,
     moves,
+    patterns,
     regions,
     structure,
     turns,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
-from stdlib.types import Capture, Cond, Direction, RoleExpr
+from stdlib.types import Capture, Cond, Direction, IntExpr, RoleExpr, SiteExpr
 
 
 def _axes(env: Env) -> list[tuple[str, str]]:
@@ -79,3 +79,19 @@ def flank(env: Env, directions: Direction, *, remove: bool = False) -> Capture:
                 run.append(t)
         return tuple(out)
     return capture
+
+
+@ludeme("centre-distance")
+def centre_distance(env: Env, site: SiteExpr) -> IntExpr:
+    """How far a site is from the centre of the board, as an integer that orders sites exactly
+    by Euclidean distance: four times the squared distance between the cell's centre and the
+    board's centre. On an n x n square board this is (2x - n + 1)**2 + (2y - n + 1)**2 for
+    0-based column x and row y.
+
+    (step Diagonal if:(< (centre-distance To) (centre-distance From)))"""
+    xy = env.topology.xy
+    xs = [p[0] for p in xy]
+    ys = [p[1] for p in xy]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    table = tuple(round(4 * ((x - cx) ** 2 + (y - cy) ** 2)) for x, y in xy)
+    return lambda ctx: table[site(ctx)]

@@ -182,3 +182,17 @@ def reached(role: RolesExpr, region: Region) -> Cond:
         return any(owner[board[s]] in rs for s in region(ctx))
     test.why = "reaching the goal"  # type: ignore[attr-defined]
     return test
+
+
+@ludeme("named")
+def named(description: str, condition: Cond) -> Cond:
+    """The condition, with a description for messages: a move refused by if:(named "closer to
+    the centre" ...) is reported as "not closer to the centre", one refused by unless: as
+    "closer to the centre".
+
+    (named "closer to the centre" (< (centre-distance To) (centre-distance From)))"""
+    def test(ctx: Ctx) -> bool:
+        return condition(ctx)
+    test.why = description  # type: ignore[attr-defined]
+    test.why_not = f"not {description}"  # type: ignore[attr-defined]
+    return test

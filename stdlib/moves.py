@@ -36,6 +36,7 @@ def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
     for s, v in move.changes:
         board[s] = v
     ctx.to, ctx.frm = to, frm
+    ctx.changed = tuple(s for s, _ in move.changes)
     reason = None
     if if_ is not None and not if_(ctx):
         reason = refusal(if_, held=False)
@@ -43,6 +44,7 @@ def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
         reason = refusal(unless, held=True)
     for s, v in reversed(undo):
         board[s] = v
+    ctx.changed = None
     if reason is None:
         out.append(move)
     elif ctx.explain is not None:

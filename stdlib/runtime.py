@@ -178,9 +178,12 @@ class Ctx:
     move generators may change temporarily and restore), the mover, the sites of the move being
     considered (`to`, `frm`), the state it came from, and the environment.
 
-    `explain`, when not None, collects why candidate moves were refused: {move key: reason}."""
+    `explain`, when not None, collects why candidate moves were refused: {move key: reason}.
+    `changed` holds the sites a candidate move changes while its filters are judged; `last`
+    the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
-    __slots__ = ("board", "mover", "to", "frm", "state", "env", "owner", "explain", "last")
+    __slots__ = ("board", "mover", "to", "frm", "state", "env", "owner", "explain", "last",
+                 "changed")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -193,3 +196,4 @@ class Ctx:
         self.owner = owner
         self.explain: dict[tuple[str, tuple[int, ...]], str] | None = None
         self.last: tuple[int, ...] | None = None  # sites changed by the last move, if known
+        self.changed: tuple[int, ...] | None = None  # sites the move being judged changes
