@@ -70,6 +70,8 @@ MOVES = DslType("Moves")
 EFFECT = DslType("Effect")
 CAPTURE = DslType("Capture")
 PATTERN = DslType("Pattern")
+RELATION = DslType("Relation")
+LINK = DslType("Link")
 RESULT = DslType("Result")
 END_RULE = DslType("EndRule")
 BOARD = DslType("Board")
@@ -82,6 +84,6 @@ GAME = DslType("Game")
 
 ALL_TYPES = {t.name: t for t in (
     INT, FLOAT, BOOL, STR, INT_EXPR, COND, SITE, REGION, DIRECTION, ROLE, ROLES, CELL, MOVES,
-    EFFECT, CAPTURE, PATTERN, RESULT, END_RULE, BOARD, PLAYER, PIECE, SETUP, TURN_STEP, SECTION,
-    GAME,
+    EFFECT, CAPTURE, PATTERN, RELATION, LINK, RESULT, END_RULE, BOARD, PLAYER, PIECE, SETUP,
+    TURN_STEP, SECTION, GAME,
 )}

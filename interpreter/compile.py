@@ -21,6 +21,7 @@ from stdlib.structure import (
     PiecesSection,
     PlayersSection,
     PlaySection,
+    SpecialSection,
     StartSection,
 )
 
@@ -193,6 +194,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         assert isinstance(arg, Form)
         sections.setdefault(arg.head, []).append(arg)
     for head, forms in sections.items():
+        if head == "special":
+            continue
         for extra in forms[1:]:
             diagnostics.append(Diagnostic(extra.head_span, f"({head} ...) is given twice"))
     for head in ("players", "board", "play", "end"):
@@ -240,7 +243,26 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                 diagnostics.append(Diagnostic(sections["players"][0].span,
                                               f"role {roles[r]}: no side {side} on this board "
                                               f"(sides: {', '.join(topology.sides)})"))
+    if players.first and players.first not in roles:
+        diagnostics.append(Diagnostic(sections["players"][0].span,
+                                      f'first:"{players.first}" is not a role '
+                                      f"(roles: {', '.join(roles)})"))
     full = Compiler(registry, env, diagnostics)
+    for form_ in sections.get("special", []):
+        special = full.compile(form_, SECTION)
+        if not isinstance(special, SpecialSection):
+            continue
+        sites = getattr(special.sites, "static", None)
+        if sites is None:
+            diagnostics.append(Diagnostic(form_.span, "special sites must not depend on the "
+                                          "position"))
+            continue
+        if len(special.symbol) != 1 or special.symbol in symbols or special.symbol in ". ":
+            diagnostics.append(Diagnostic(form_.span, f"special sites need a one-character "
+                                          f"symbol of their own, not {special.symbol!r}"))
+        env.specials[special.name] = frozenset(sites)
+        for site in sites:
+            env.special_symbol[site] = special.symbol
     start = full.compile(sections["start"][0], SECTION) if "start" in sections else None
     play = full.compile(sections["play"][0], SECTION)
     end = full.compile(sections["end"][0], SECTION)

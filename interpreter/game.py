@@ -109,6 +109,7 @@ class Game:
         self.options = options
         self.sites: tuple[str, ...] = env.topology.names
         self.pie = players.pie
+        self.first = env.roles.index(players.first) if players.first else 0
         self.expansion = expansion
         self.owner = env.owner
         self.steps: list[tuple[bool, Callable[[Ctx], Any]]] = []  # (is_decision, closure)
@@ -137,12 +138,16 @@ class Game:
 
     # States --------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return State(self, list(self.start), 0)
+        return State(self, list(self.start), self.first)
 
     def from_text(self, text: str) -> State:
         """The state a position text describes (see the contract). The end conditions are
         evaluated as if the player before the mover had just moved."""
         return parse_position(self, text)
+
+    def previous(self, role: int) -> int:
+        """The role that moves before `role`."""
+        return (role - 1) % len(self.players)
 
     def settle(self, state: State, just_moved: int) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;

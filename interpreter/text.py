@@ -28,8 +28,14 @@ def symbol_table(game: Game) -> list[str]:
 
 def render_board(game: Game, board: list[int]) -> list[str]:
     symbols = symbol_table(game)
+    special = game.env.special_symbol
     topo = game.env.topology
-    return [" " * indent + " ".join(symbols[board[s]] for s in row)
+
+    def cell(s: int) -> str:
+        v = board[s]
+        return special[s] if v == EMPTY and s in special else symbols[v]
+
+    return [" " * indent + " ".join(cell(s) for s in row)
             for indent, row in zip(row_indents(game), topo.rows, strict=True)]
 
 
@@ -91,12 +97,18 @@ def parse_position(game: Game, text: str) -> State:
             raise PositionError(f"line {number}: this row has {len(sites)} cells, the text has "
                                 f"{len(cells)}")
         for cell, site in zip(cells, sites, strict=True):
+            special = game.env.special_symbol.get(site)
+            if special is not None:
+                if cell != special:
+                    raise PositionError(f"line {number}: {topo.names[site]} is a special site, "
+                                        f"written {special!r}, not {cell!r}")
+                continue
             if cell not in symbols:
                 known = " ".join(symbols)
                 raise PositionError(f"line {number}: unknown symbol {cell!r} at {topo.names[site]}"
                                     f" (symbols: {known})")
             board[site] = symbols[cell]
-    to_move = 0
+    to_move = game.first
     if "mover" in keys:
         number, value = keys.pop("mover")
         if value not in game.players:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
-from stdlib.types import Cond, Direction, Region, RoleExpr
+from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
 
 
 @ludeme("connected")
@@ -52,3 +55,76 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
     test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
 
+
+
+@dataclass(frozen=True)
+class LinkSpec:
+    relation: Callable[[Ctx, int], Collection[int]]
+    condition: Callable[[Ctx], bool] | None
+
+
+@ludeme("link")
+def link(relation: Relation, *, if_: Cond | None = None) -> Link:
+    """One kind of step in a chain: from a site (From) to a site related to it (To), when the
+    condition holds.
+
+    (link (sight Adjacent gap:1) if:(and (is Friend From) (is Friend To)))"""
+    return LinkSpec(relation, if_)
+
+
+def _linked(ctx: Ctx, s: int, links: list[LinkSpec]) -> list[int]:
+    """The sites one link leads to from s (ctx.frm and ctx.to are used, then restored)."""
+    out: list[int] = []
+    saved = ctx.frm, ctx.to
+    ctx.frm = s
+    for lk in links:
+        for t in lk.relation(ctx, s):
+            if lk.condition is not None:
+                ctx.to = t
+                if not lk.condition(ctx):
+                    continue
+            out.append(t)
+    ctx.frm, ctx.to = saved
+    return out
+
+
+@ludeme("reachable")
+def reachable(links: list[Link], *, from_: Region, to: Region,
+              for_: RoleExpr | None = None) -> Cond:
+    """True when a chain of links leads from a site of the `from:` region to a site of the
+    `to:` region. Inside the links, Friend and Enemy are judged for the `for:` role (the mover
+    by default).
+
+    (reachable {(link (sight Adjacent) if:(is Friend To))}
+               from:(sites Special "mine") to:(sites Perimeter) for:Next)"""
+    def test(ctx: Ctx) -> bool:
+        saved = ctx.mover
+        if for_ is not None:
+            ctx.mover = for_(ctx)
+        try:
+            goal = set(to(ctx))
+            frontier = list(from_(ctx))
+            seen = set(frontier)
+            while frontier:
+                s = frontier.pop()
+                if s in goal:
+                    return True
+                for t in _linked(ctx, s, links):
+                    if t not in seen:
+                        seen.add(t)
+                        frontier.append(t)
+            return False
+        finally:
+            ctx.mover = saved
+    test.why = "a chain of links"  # type: ignore[attr-defined]
+    return test
+
+
+@ludeme("has-link")
+def has_link(site: SiteExpr, *links: Link) -> Cond:
+    """True when one of the links leads from the site to some other site.
+
+    (place (sites Empty) if:(has-link To (link (sight Adjacent gap:1) if:(is Friend To))))"""
+    def test(ctx: Ctx) -> bool:
+        return bool(_linked(ctx, site(ctx), list(links)))
+    return test

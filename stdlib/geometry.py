@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
-from stdlib.types import Capture, Cond, Direction, IntExpr, RoleExpr, SiteExpr
+from stdlib.types import Capture, Cond, Direction, IntExpr, Relation, RoleExpr, SiteExpr
 
 
 def _axes(env: Env) -> list[tuple[str, str]]:
@@ -95,3 +95,40 @@ def centre_distance(env: Env, site: SiteExpr) -> IntExpr:
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     table = tuple(round(4 * ((x - cx) ** 2 + (y - cy) ** 2)) for x, y in xy)
     return lambda ctx: table[site(ctx)]
+
+
+@ludeme("sight")
+def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
+          max_gap: int | None = None) -> Relation:
+    """Line of sight: from a site, the sites along each of the directions' lines with only
+    empty sites between (special sites such as a mine count as empty), and at least `gap`
+    (at most `max-gap`) of them. The first occupied site on a line is seen, nothing beyond it.
+
+    (link (sight Adjacent gap:1) if:(and (is Friend From) (is Friend To)))"""
+    dirs = env.absolute_dirs(directions)
+    rays = [env.topology.rays[d] for d in dirs]
+    if gap < 0 or (max_gap is not None and max_gap < gap):
+        env.error("sight needs 0 <= gap <= max-gap")
+
+    def related(ctx: Ctx, s: int) -> list[int]:
+        board = ctx.board
+        out: list[int] = []
+        for ray in rays:
+            for between, t in enumerate(ray[s]):
+                if max_gap is not None and between > max_gap:
+                    break
+                if between >= gap:
+                    out.append(t)
+                if board[t] != EMPTY:
+                    break
+        return out
+    return related
+
+
+@ludeme("neighbours")
+def neighbours(env: Env, directions: Direction = "Adjacent") -> Relation:
+    """The relation between a site and its neighbours in the directions.
+
+    (link (neighbours Adjacent) if:(is Friend From))"""
+    table = env.topology.neighbours(env.absolute_dirs(directions))
+    return lambda ctx, s: table[s]

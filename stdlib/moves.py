@@ -75,13 +75,14 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     (place (sites Empty) unless:(forms Crosscut))"""
     names = env.names
     value_of = piece_value(env, piece)
+    no_piece = env.no_piece
 
     def generate(ctx: Ctx) -> list[Move]:
         board = ctx.board
         value = value_of(ctx)
         out: list[Move] = []
         for s in region(ctx):
-            if board[s] != EMPTY:
+            if board[s] != EMPTY or s in no_piece:
                 continue
             changes: tuple[tuple[int, int], ...] = ((s, value),)
             if capture is not None:
@@ -110,13 +111,14 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
     below = env.topology.step[d]
     names = env.names
     value_of = piece_value(env, None)
+    no_piece = env.no_piece
 
     def generate(ctx: Ctx) -> list[Move]:
         board = ctx.board
         value = value_of(ctx)
         out: list[Move] = []
         for s, v in enumerate(board):
-            if v == EMPTY and (below[s] == -1 or board[below[s]] != EMPTY):
+            if v == EMPTY and s not in no_piece and (below[s] == -1 or board[below[s]] != EMPTY):
                 accept(ctx, Move("place", (s,), ((s, value),), names), s, -1, if_, unless, out)
         return out
     return generate
@@ -136,6 +138,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
     steps = env.topology.step
     names = env.names
     target = cell_test(env, to)
+    no_piece = env.no_piece
 
     def generate(ctx: Ctx) -> list[Move]:
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
@@ -148,7 +151,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                 continue
             for d in ds:
                 t = steps[d][s]
-                if t == -1 or not target(ctx, t):
+                if t == -1 or t in no_piece or not target(ctx, t):
                     continue
                 move = Move("move", (s, t), ((s, EMPTY), (t, v)), names)
                 accept(ctx, move, t, s, if_, unless, out)

@@ -49,13 +49,20 @@ def sites_board(env: Env) -> Region:
 
 
 @ludeme("sites Empty")
-def sites_empty() -> Region:
-    """The empty sites.
+def sites_empty(env: Env) -> Region:
+    """The empty sites where a piece may stand (special sites such as a mine are not among
+    them).
 
     (place (sites Empty))"""
-    def region(ctx: Ctx) -> list[int]:
+    no_piece = env.no_piece
+    if no_piece:
+        def region(ctx: Ctx) -> list[int]:
+            return [s for s, v in enumerate(ctx.board) if v == EMPTY and s not in no_piece]
+        return region
+
+    def open_region(ctx: Ctx) -> list[int]:
         return [s for s, v in enumerate(ctx.board) if v == EMPTY]
-    return region
+    return open_region
 
 
 @ludeme("sites Occupied")
@@ -147,3 +154,86 @@ def sites_column(env: Env, *columns: int) -> Region:
     (sites Column 1)"""
     topo = env.topology
     return static([s for s in range(topo.size) if topo.col_of[s] + 1 in columns])
+
+
+@ludeme("sites Special")
+def sites_special(env: Env, name: str) -> Region:
+    """The special sites declared under `name` with (special ...).
+
+    (sites Special "mine")"""
+    if name not in env.specials:
+        known = ", ".join(f'"{k}"' for k in env.specials) or "none"
+        env.error(f'no special sites named "{name}" (declared: {known})')
+        return static(())
+    return static(env.specials[name])
+
+
+@ludeme("sites Around")
+def sites_around(env: Env, region: Region, directions: list[Direction] | None = None) -> Region:
+    """The sites next to the region's sites in the given directions (all adjacent directions
+    by default), the region's own sites excluded.
+
+    (sites Around (sites Centre) {NW E SW})"""
+    dirs: list[str] = []
+    for d in directions or ["Adjacent"]:
+        dirs.extend(env.absolute_dirs(d))
+    steps = [env.topology.step[d] for d in dirs]
+
+    def around(sites: Collection[int]) -> list[int]:
+        inside = set(sites)
+        out: list[int] = []
+        for s in sites:
+            for step in steps:
+                t = step[s]
+                if t != -1 and t not in inside and t not in out:
+                    out.append(t)
+        return out
+
+    fixed = static_value(region)
+    if fixed is not None:
+        return static(around(fixed))
+    return lambda ctx: around(region(ctx))
+
+
+@ludeme("union")
+def union(*regions: Region) -> Region:
+    """The sites in any of the regions.
+
+    (union (sites Side N) (sites Side S))"""
+    values = [static_value(r) for r in regions]
+    if all(v is not None for v in values):
+        return static(frozenset().union(*values))  # type: ignore[arg-type]
+    return lambda ctx: sorted(set().union(*(r(ctx) for r in regions)))
+
+
+@ludeme("intersection")
+def intersection(first: Region, *others: Region) -> Region:
+    """The sites in every one of the regions.
+
+    (intersection (sites Perimeter) (sites Empty))"""
+    fixed = [static_value(r) for r in others]
+    if static_value(first) is not None and all(v is not None for v in fixed):
+        out = set(static_value(first) or ())
+        for v in fixed:
+            out &= v or frozenset()
+        return static(out)
+
+    def region(ctx: Ctx) -> list[int]:
+        keep = [set(r(ctx)) for r in others]
+        return [s for s in first(ctx) if all(s in k for k in keep)]
+    return region
+
+
+@ludeme("difference")
+def difference(region: Region, removed: Region) -> Region:
+    """The sites of the first region that are not in the second.
+
+    (difference (sites Board) (sites Perimeter))"""
+    a, b = static_value(region), static_value(removed)
+    if a is not None and b is not None:
+        return static(a - b)
+
+    def diff(ctx: Ctx) -> list[int]:
+        gone = set(removed(ctx))
+        return [s for s in region(ctx) if s not in gone]
+    return diff

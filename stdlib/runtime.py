@@ -94,8 +94,15 @@ class Env:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # The AST span of the form currently being compiled, for errors raised by ludemes.
     span: Span | None = None
-    # Game-wide features that ludemes ask for: e.g. "last" (track last-changed sites).
-    features: set[str] = field(default_factory=set)
+    # Special sites (e.g. Mineway's mine): name -> sites, and the sites that hold no piece
+    # with the symbol position text shows for them.
+    specials: dict[str, frozenset[int]] = field(default_factory=dict)
+    special_symbol: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def no_piece(self) -> frozenset[int]:
+        """Sites that never hold a piece."""
+        return frozenset(self.special_symbol)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -38,6 +38,7 @@ class PlayerDecl:
 class PlayersSection:
     players: tuple[PlayerDecl, ...]
     pie: bool
+    first: str
 
 
 @dataclass(frozen=True)
@@ -98,13 +99,14 @@ def game(name: str, *sections: Section) -> Game:
 
 
 @ludeme("players")
-def players(roles: list[PlayerT], *, pie: bool = False) -> Section:
-    """The roles, in turn order: the first listed moves first. With pie:true the second
-    player's first move may be `swap`: the two people exchange roles, the board is unchanged,
-    and the second role then moves (so the person who made the first move moves again).
+def players(roles: list[PlayerT], *, pie: bool = False, first: str = "") -> Section:
+    """The roles, in turn order: the first listed moves first, unless first: names another
+    role. With pie:true the second player's first move may be `swap`: the two people exchange
+    roles, the board is unchanged, and the second role then moves (so the person who made the
+    first move moves again).
 
     (players {(player "Red" symbol:"R" sides:{N S}) (player "Blue" symbol:"B" sides:{W E})})"""
-    return PlayersSection(tuple(roles), pie)
+    return PlayersSection(tuple(roles), pie, first)
 
 
 @ludeme("player")
@@ -141,6 +143,23 @@ def board(shape: Board) -> Section:
 
     (board (square 8))"""
     return BoardSection(shape)
+
+
+@dataclass(frozen=True)
+class SpecialSection:
+    name: str
+    sites: object  # Region
+    symbol: str
+
+
+@ludeme("special")
+def special(name: str, sites: Region, *, symbol: str) -> Section:
+    """Named special sites that never hold a piece, shown in position text by `symbol`. They
+    count as empty when looking along a line, but no piece is ever placed or moved there;
+    (sites Special "name") is the region. A game may have several (special ...) sections.
+
+    (special "mine" (sites Centre) symbol:"*")"""
+    return SpecialSection(name, sites, symbol)
 
 
 @ludeme("start")

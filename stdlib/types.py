@@ -9,7 +9,8 @@ from typing import Annotated, Any
 from dsl import types as t
 
 __all__ = ["Annotated", "Cond", "IntExpr", "Region", "SiteExpr", "RoleExpr", "RolesExpr",
-           "Direction", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern"]
+           "Direction", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern",
+           "Relation", "Link"]
 
 Ctx = Any  # stdlib.runtime.Ctx; Any here to keep this module import-light
 
@@ -26,3 +27,7 @@ Effect = Annotated[Callable[[Ctx], None], t.EFFECT]
 ResultExpr = Annotated[Callable[[Ctx], int], t.RESULT]
 Capture = Annotated[Any, t.CAPTURE]
 Pattern = Annotated[Any, t.PATTERN]
+# A relation: for a site, the sites it relates to (e.g. those in line of sight).
+Relation = Annotated[Callable[[Ctx, int], Collection[int]], t.RELATION]
+# A link: a relation with a condition on its ends (From, To), one kind of step in a chain.
+Link = Annotated[Any, t.LINK]
