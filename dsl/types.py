@@ -48,7 +48,7 @@ DIRECTION_NAMES = frozenset(
 )
 ROLE_NAMES = frozenset({"Mover", "Next", "Prev", "Neutral"})
 ROLES_NAMES = frozenset({"Mover", "Next", "Prev", "All", "Neutral"})
-SITE_NAMES = frozenset({"To", "From"})
+SITE_NAMES = frozenset({"To", "From", "Site"})
 CELL_NAMES = frozenset({"Empty", "Friend", "Enemy", "Occupied", "Any", "EmptyOrEnemy", "Own"})
 
 # Literal types.

@@ -114,7 +114,7 @@ class Compiler:
                 return lambda ctx: NEUTRAL
             return _coerce(fn, ROLE, expected)
         if expected.name in ("Site", "Region"):
-            fn = _to if name == "To" else _from
+            fn = {"To": _to, "From": _from, "Site": _site}[name]
             return _coerce(fn, SITE, expected)
         raise AssertionError(f"constant {name} for {expected}")
 
@@ -161,6 +161,10 @@ def _to(ctx: Ctx) -> int:
 
 def _from(ctx: Ctx) -> int:
     return ctx.frm
+
+
+def _site(ctx: Ctx) -> int:
+    return ctx.site
 
 
 def _coerce(value: Any, have: DslType, want: DslType) -> Any:
@@ -236,7 +240,9 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                                           f"symbol {p.symbol!r}"))
         symbols[p.symbol] = p.name
     env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
-              tuple(p.sides for p in players.players), text, diagnostics)
+              tuple(p.sides for p in players.players), text, diagnostics,
+              supply=tuple(p.supply for p in players.players))
+    env.seal()
     for r, p in enumerate(players.players):
         for side in p.sides:
             if side not in topology.sides:

@@ -27,12 +27,13 @@ class State:
     """A position. Immutable to its users: `play` returns a new State."""
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
-                 "swapped", "last", "turn", "turn_all_pass", "_moves")
+                 "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "_moves")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
                  last: tuple[int, ...] | None = None, turn: int = 0,
-                 turn_all_pass: bool = True) -> None:
+                 turn_all_pass: bool = True, hands: tuple[int, ...] = (),
+                 memory: tuple[Any, ...] = ()) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -45,6 +46,8 @@ class State:
         self.last = last  # sites changed by the last turn (None: unknown)
         self.turn = turn  # completed turns
         self.turn_all_pass = turn_all_pass  # was every decision of this turn so far a pass?
+        self.hands = hands  # pieces in hand per role (-1: not counted); () if no role counts
+        self.memory = memory  # one value per env.memories entry (None: nothing remembered)
         self._moves: list[Move] | None = None
 
     # The contract -------------------------------------------------------------------------
@@ -91,6 +94,13 @@ class State:
     def __repr__(self) -> str:
         return f"<State of {self.game.name}, {self.mover or 'over'} to move>"
 
+    def in_hand(self, role: str) -> int | None:
+        """How many of its pieces `role` has in hand (None when they are not counted)."""
+        if not self.hands:
+            return None
+        n = self.hands[self.game.players.index(role)]
+        return None if n < 0 else n
+
     def piece_at(self, site: str) -> str | None:
         """The name of the piece on a site, or None when it is empty."""
         v = self.board[self.game.env.topology.index[site]]
@@ -112,6 +122,7 @@ class Game:
         self.first = env.roles.index(players.first) if players.first else 0
         self.expansion = expansion
         self.owner = env.owner
+        self.hand_word = players.hand
         self.steps: list[tuple[bool, Callable[[Ctx], Any]]] = []  # (is_decision, closure)
         for s in play.steps:
             is_decision = not getattr(s, "is_effect", False)
@@ -138,7 +149,21 @@ class Game:
 
     # States --------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return State(self, list(self.start), self.first)
+        return State(self, list(self.start), self.first, hands=self.default_hands(self.start),
+                     memory=(None,) * len(self.env.memories))
+
+    def default_hands(self, board: list[int]) -> tuple[int, ...]:
+        """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
+        the board (-1 for a role whose pieces are not counted)."""
+        supply = self.env.supply
+        if not any(supply):
+            return ()
+        on_board = [0] * len(self.players)
+        for v in board:
+            o = self.owner[v]
+            if o >= 0 and self.env.pieces[v - 1].value == self.env.piece_of(o):
+                on_board[o] += 1
+        return tuple(n - on_board[r] if n else -1 for r, n in enumerate(supply))
 
     def from_text(self, text: str) -> State:
         """The state a position text describes (see the contract). The end conditions are
@@ -185,6 +210,15 @@ class Game:
         if state.pie_open and state.step == 0:
             unique.append(Move("swap", (), (), self.sites))
         return unique
+
+    def _change(self, board: list[int], changes: tuple[tuple[int, int], ...],
+                hands: tuple[int, ...]) -> tuple[int, ...]:
+        """Make the changes on `board` (in place) and return the hands after them."""
+        if hands:
+            hands = self.env.hands_after(hands, board, changes)
+        for s, v in changes:
+            board[s] = v
+        return hands
 
     def _can_move(self, ctx: Ctx, role: int) -> bool:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
@@ -242,29 +276,33 @@ class Game:
         mover = state.to_move
         board = list(state.board)
         if move.kind == "swap":
-            new = State(self, board, mover, step=0, passes=0, pie_open=False,
-                        swapped=not state.swapped, last=(), turn=state.turn)
-            return new
-        for s, v in move.changes:
-            board[s] = v
+            return State(self, board, mover, step=0, passes=0, pie_open=False,
+                         swapped=not state.swapped, last=(), turn=state.turn,
+                         hands=state.hands, memory=(None,) * len(self.env.memories))
+        hands = self._change(board, move.changes, state.hands)
         changed = tuple(s for s, _ in move.changes)
-        last = changed if state.step == 0 or state.last is None else state.last + changed
-        all_pass = state.turn_all_pass and move.kind == "pass"
         step = state.step + 1
         if step < len(self.steps) and not self.steps[step][0]:
             ctx = Ctx(board, mover, state, self.env, self.owner)
-            ctx.last = last
+            ctx.last = changed if state.step == 0 or state.last is None else \
+                state.last + changed
             while step < len(self.steps) and not self.steps[step][0]:
-                self.steps[step][1](ctx)
+                effect = self.steps[step][1](ctx)
+                hands = self._change(board, effect, hands)
+                changed += tuple(s for s, _ in effect)
                 step += 1
+        memory = tuple(mem.update(state.board, board, changed, value)
+                       for mem, value in zip(self.env.memories, state.memory, strict=True))
+        last = changed if state.step == 0 or state.last is None else state.last + changed
+        all_pass = state.turn_all_pass and move.kind == "pass"
         if step < len(self.steps):
             return State(self, board, mover, step=step, passes=state.passes,
                          pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
-                         turn_all_pass=all_pass)
+                         turn_all_pass=all_pass, hands=hands, memory=memory)
         new = State(self, board, (mover + 1) % n, step=0,
                     passes=state.passes + 1 if all_pass else 0,
                     pie_open=self.pie and state.turn == 0, swapped=state.swapped, last=last,
-                    turn=state.turn + 1)
+                    turn=state.turn + 1, hands=hands, memory=memory)
         return self.settle(new, mover)
 
     # Random games --------------------------------------------------------------------------

@@ -50,6 +50,14 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"pie: {'yes' if state.pie_open else 'no'}")
     if state.swapped:
         lines.append("swapped: yes")
+    if state.hands and state.hands != game.default_hands(state.board):
+        for role, n in zip(game.players, state.hands, strict=True):
+            if n >= 0:
+                lines.append(f"{game.hand_word} {role}: {n}")
+    for mem, value in zip(game.env.memories, state.memory, strict=True):
+        text = mem.render(value) if value is not None else None
+        if text is not None:
+            lines.append(f"{mem.key}: {text}")
     return "\n".join(lines) + "\n"
 
 
@@ -123,12 +131,33 @@ def parse_position(game: Game, text: str) -> State:
     if pie_open and not game.pie:
         raise PositionError("pie: this game has no pie rule")
     swapped = _bool_key(keys, "swapped", False)
+    hands = list(game.default_hands(board))
+    for r, role in enumerate(game.players):
+        key = f"{game.hand_word} {role}".lower()
+        if key in keys:
+            if not hands or hands[r] < 0:
+                raise PositionError(f"line {keys[key][0]}: {role}'s pieces are not counted in "
+                                    "this game")
+            hands[r] = _int_key(keys, key, 0, 0, 10**6)
+    memory = []
+    for mem in game.env.memories:
+        if mem.key in keys:
+            number, value = keys.pop(mem.key)
+            try:
+                memory.append(mem.parse(value))
+            except ValueError as exc:
+                raise PositionError(f"line {number}: {mem.key}: {exc}") from None
+        else:
+            memory.append(None)
     if keys:
         key, (number, _) = next(iter(keys.items()))
-        raise PositionError(f"line {number}: unknown key '{key}' (keys: mover, step, passes, pie,"
-                            " swapped)")
+        known = ["mover", "step", "passes", "pie", "swapped"]
+        known += [f"{game.hand_word} {role}" for role in game.players] if hands else []
+        known += [mem.key for mem in game.env.memories]
+        raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(known)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
-                  swapped=swapped, last=None, turn_all_pass=True)
+                  swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
+                  memory=tuple(memory))
     return game.settle(state, (to_move - 1) % len(game.players))
 
 

@@ -12,6 +12,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     boards,
     connectivity,
     geometry,
+    history,
     logic,
     moves,
     patterns,

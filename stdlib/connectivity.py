@@ -12,10 +12,12 @@ from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, Site
 
 @ludeme("connected")
 def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
-              by: Direction = "Adjacent") -> Cond:
+              by: Direction = "Adjacent", through: Cond | None = None) -> Cond:
     """True when a chain of `role`'s pieces, each adjacent to the next (by the `by:` relation,
     orthogonal on square boards and all six neighbours on hex boards by default), touches
-    every one of the regions: by default the sides the role declares with sides:{...}.
+    every one of the regions: by default the sides the role declares with sides:{...}. With
+    through:, only pieces on sites where the condition holds (judged with Site bound to the
+    site, for the role) count.
 
     (if (connected Mover) (win Mover))"""
     topo = env.topology
@@ -42,16 +44,30 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
         if not goals:
             return False
         board, owner = ctx.board, ctx.owner
-        start = [s for s in goals[0] if owner[board[s]] == r]
-        seen = set(start)
-        stack = start
-        while stack:
-            s = stack.pop()
-            for t in adjacency[s]:
-                if t not in seen and owner[board[t]] == r:
-                    seen.add(t)
-                    stack.append(t)
-        return all(not seen.isdisjoint(g) for g in goals[1:])
+        saved = ctx.mover, ctx.site
+        ctx.mover = r
+
+        def counts(s: int) -> bool:
+            if owner[board[s]] != r:
+                return False
+            if through is None:
+                return True
+            ctx.site = s
+            return through(ctx)
+
+        try:
+            start = [s for s in goals[0] if counts(s)]
+            seen = set(start)
+            stack = start
+            while stack:
+                s = stack.pop()
+                for t in adjacency[s]:
+                    if t not in seen and counts(t):
+                        seen.add(t)
+                        stack.append(t)
+            return all(not seen.isdisjoint(g) for g in goals[1:])
+        finally:
+            ctx.mover, ctx.site = saved
     test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
 

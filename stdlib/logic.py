@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
-from stdlib.types import CellKind, Cond, IntExpr, Region, RolesExpr, SiteExpr
+from stdlib.types import CellKind, Cond, Direction, IntExpr, Region, RolesExpr, SiteExpr
 
 
 @ludeme("and")
@@ -196,3 +196,14 @@ def named(description: str, condition: Cond) -> Cond:
     test.why = description  # type: ignore[attr-defined]
     test.why_not = f"not {description}"  # type: ignore[attr-defined]
     return test
+
+
+@ludeme("count-around")
+def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
+                 directions: Direction = "Adjacent") -> IntExpr:
+    """The number of the site's neighbours (in the directions) that hold what `kind` says.
+
+    (= (count-around Site Empty) 0)"""
+    table = env.topology.neighbours(env.absolute_dirs(directions))
+    test = cell_test(env, kind)
+    return lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t))

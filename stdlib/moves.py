@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Move, pass_move
-from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Region
+from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
 
@@ -27,7 +27,15 @@ def refusal(condition: Callable[[Ctx], bool], held: bool) -> str:
 
 def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
            out: list[Move]) -> None:
-    """Append `move` to `out` if the filters allow it, judged on the board after the move."""
+    """Append `move` to `out` if the filters allow it, judged on the board after the move, and
+    if the mover's hand holds the pieces it puts down (in games that count them)."""
+    state = ctx.state
+    if state is not None and state.hands:
+        short = ctx.env.shortage(state.hands, ctx.board, move.changes)
+        if short is not None:
+            if ctx.explain is not None:
+                ctx.explain.setdefault(move.key, short)
+            return
     if if_ is None and unless is None:
         out.append(move)
         return
@@ -210,5 +218,105 @@ def any_of(*alternatives: Moves) -> Moves:
         out: list[Move] = []
         for alt in alternatives:
             out.extend(alt(ctx))
+        return out
+    return generate
+
+
+def connected_groups(env: Env, size: int, dirs: tuple[str, ...]) -> list[tuple[int, ...]]:
+    """Every connected set of `size` sites (by the directions), each as a sorted tuple."""
+    adjacency = env.topology.neighbours(dirs)
+    groups: set[tuple[int, ...]] = {(s,) for s in range(env.topology.size)}
+    for _ in range(size - 1):
+        grown: set[tuple[int, ...]] = set()
+        for g in groups:
+            for s in g:
+                for t in adjacency[s]:
+                    if t not in g:
+                        grown.add(tuple(sorted((*g, t))))
+        groups = grown
+    return sorted(groups)
+
+
+@ludeme("place-group")
+def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKind = "Empty",
+                max_replaced: int | None = None, if_: Cond | None = None,
+                unless: Cond | None = None) -> Moves:
+    """Put `size` of the mover's pieces at once on a connected set of sites (connected by the
+    `by:` directions): a domino for size 2. Each site must hold what `onto:` says (Empty by
+    default; EmptyOrEnemy lets a piece replace an opponent's, which goes back to its owner's
+    hand), with at most `max-replaced:` replacements. Written as the sites joined by ','.
+
+    (place-group 2 by:Orthogonal onto:EmptyOrEnemy max-replaced:1)"""
+    from stdlib.logic import cell_test
+
+    if size < 1:
+        env.error("place-group needs a size of at least 1")
+        return lambda ctx: []
+    groups = connected_groups(env, size, env.absolute_dirs(by))
+    target = cell_test(env, onto)
+    names = env.names
+    no_piece = env.no_piece
+    value_of = piece_value(env, None)
+    limit = size if max_replaced is None else max_replaced
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board = ctx.board
+        value = value_of(ctx)
+        out: list[Move] = []
+        for group in groups:
+            replaced = 0
+            for s in group:
+                if s in no_piece or not target(ctx, s):
+                    break
+                if board[s] != EMPTY:
+                    replaced += 1
+            else:
+                if replaced <= limit:
+                    move = Move("multi", group, tuple((s, value) for s in group), names)
+                    accept(ctx, move, group[0], -1, if_, unless, out)
+        return out
+    return generate
+
+
+@ludeme("exchange")
+def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | None = None,
+             if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+    """Exchange the contents of two neighbouring sites (in the directions) holding different
+    pieces. With within:, both sites must lie in one placement of the pattern that stands on
+    the board before the exchange (e.g. on one edge of a crosscut). Written `a<>b`.
+
+    (exchange Orthogonal within:("Crosscut"))"""
+    from stdlib.patterns import matches, windows
+
+    pairs: list[tuple[int, int]] = []
+    steps = env.topology.step
+    for d in env.absolute_dirs(directions):
+        for s in range(env.topology.size):
+            t = steps[d][s]
+            if t != -1 and s < t:
+                pairs.append((s, t))
+    pairs.sort()
+    per_pair: dict[tuple[int, int], list[tuple[tuple[int, str], ...]]] = {}
+    if within is not None:
+        for w in windows(env, within):
+            sites = {s for s, _ in w}
+            for a, b in pairs:
+                if a in sites and b in sites:
+                    per_pair.setdefault((a, b), []).append(w)
+        pairs = [p for p in pairs if p in per_pair]
+    names = env.names
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board, owner = ctx.board, ctx.owner
+        out: list[Move] = []
+        for a, b in pairs:
+            va, vb = board[a], board[b]
+            if va == vb or va == EMPTY or vb == EMPTY:
+                continue
+            if within is not None and not any(matches(w, board, owner)
+                                              for w in per_pair[(a, b)]):
+                continue
+            move = Move("exchange", (a, b), ((a, vb), (b, va)), names)
+            accept(ctx, move, b, a, if_, unless, out)
         return out
     return generate

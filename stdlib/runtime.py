@@ -81,6 +81,20 @@ class PieceType:
 
 
 @dataclass
+class Memory:
+    """Something a ludeme remembers from one move to the next, kept in the state and written in
+    position text under `key`. After each move `update(old_board, new_board, changed, value)`
+    gives the new value; `render` writes a value (None: leave the key out) and `parse` reads
+    one (raising ValueError with a message on bad text). The value None means nothing is
+    remembered."""
+
+    key: str
+    update: Callable[[list[int], list[int], tuple[int, ...], Any], Any]
+    render: Callable[[Any], str | None]
+    parse: Callable[[str], Any]
+
+
+@dataclass
 class Env:
     """The compile-time environment: the board's topology, the roles and the pieces. Ludemes
     that need the board (to precompute regions, rays or windows) receive it as `env`."""
@@ -98,6 +112,51 @@ class Env:
     # with the symbol position text shows for them.
     specials: dict[str, frozenset[int]] = field(default_factory=dict)
     special_symbol: dict[int, str] = field(default_factory=dict)
+    # Pieces in hand: per role, the supply of its own pieces (0: unlimited, not counted).
+    supply: tuple[int, ...] = ()
+    # What ludemes remember from one move to the next (e.g. a ko-like restriction).
+    memories: list[Memory] = field(default_factory=list)
+
+    @property
+    def counted(self) -> tuple[bool, ...]:
+        """counted[value]: is this board value a piece counted in its owner's hand (a role's
+        own piece, when the role has a supply)?"""
+        out = [False]
+        for p in self.pieces:
+            out.append(p.owner >= 0 and bool(self.supply[p.owner])
+                       and self.piece_of(p.owner) == p.value)
+        return tuple(out)
+
+    def hands_after(self, hands: tuple[int, ...], board: list[int],
+                    changes: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        """Hands after `changes` on `board`: a counted piece put on the board leaves its
+        owner's hand, one taken off the board returns to it."""
+        counted = self._counted
+        owner = self._owner
+        new = list(hands)
+        for s, v in changes:
+            old = board[s]
+            if old == v:
+                continue
+            if counted[v]:
+                new[owner[v]] -= 1
+            if counted[old]:
+                new[owner[old]] += 1
+        return tuple(new)
+
+    def shortage(self, hands: tuple[int, ...], board: list[int],
+                 changes: tuple[tuple[int, int], ...]) -> str | None:
+        """Why these changes need more pieces than a hand holds, or None if they do not."""
+        after = self.hands_after(hands, board, changes)
+        for r, n in enumerate(after):
+            if n < 0 <= hands[r]:
+                return f"{self.roles[r]} has only {hands[r]} in hand"
+        return None
+
+    def seal(self) -> None:
+        """Freeze the tables derived from the pieces once they are all declared."""
+        self._counted = self.counted
+        self._owner = self.owner
 
     @property
     def no_piece(self) -> frozenset[int]:
@@ -189,8 +248,8 @@ class Ctx:
     `changed` holds the sites a candidate move changes while its filters are judged; `last`
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
-    __slots__ = ("board", "mover", "to", "frm", "state", "env", "owner", "explain", "last",
-                 "changed")
+    __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
+                 "last", "changed")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -198,6 +257,7 @@ class Ctx:
         self.mover = mover
         self.to = -1
         self.frm = -1
+        self.site = -1  # the site a per-site condition is judging (the constant Site)
         self.state = state
         self.env = env
         self.owner = owner

@@ -32,6 +32,7 @@ class PlayerDecl:
     symbol: str
     forward: str | None
     sides: tuple[str, ...]
+    supply: int
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class PlayersSection:
     players: tuple[PlayerDecl, ...]
     pie: bool
     first: str
+    hand: str
 
 
 @dataclass(frozen=True)
@@ -99,25 +101,30 @@ def game(name: str, *sections: Section) -> Game:
 
 
 @ludeme("players")
-def players(roles: list[PlayerT], *, pie: bool = False, first: str = "") -> Section:
+def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
+            hand: str = "in hand") -> Section:
     """The roles, in turn order: the first listed moves first, unless first: names another
     role. With pie:true the second player's first move may be `swap`: the two people exchange
     roles, the board is unchanged, and the second role then moves (so the person who made the
-    first move moves again).
+    first move moves again). `hand` is the word position text uses for pieces in hand
+    (`in hand Red: 2`, or `reserve Red: 2` with hand:"reserve").
 
     (players {(player "Red" symbol:"R" sides:{N S}) (player "Blue" symbol:"B" sides:{W E})})"""
-    return PlayersSection(tuple(roles), pie, first)
+    return PlayersSection(tuple(roles), pie, first, hand)
 
 
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
-           sides: list[Direction] | None = None) -> PlayerT:
+           sides: list[Direction] | None = None, supply: int = 0) -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
-    `sides` the board sides it must connect (for (connected ...)).
+    `sides` the board sides it must connect (for (connected ...)); `supply` the number of
+    its pieces (0: unlimited). With a supply, the pieces not on the board are in the role's
+    hand: a placement takes one from it, a piece leaving the board (replaced, captured or
+    removed) returns to it, and a move needing more pieces than the hand holds is not legal.
 
     (player "White" symbol:"W" forward:N)"""
-    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()))
+    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply)
 
 
 @ludeme("pieces")

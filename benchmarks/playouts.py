@@ -1,0 +1,159 @@
+"""Random playouts per second for every game, and the time to load each game file.
+
+    python benchmarks/playouts.py [--seconds S] [--games GLOB] [--runs R] [--seed N]
+
+For each game file (default options) it measures random games played two ways:
+
+- public: the loop a user writes with the public API,
+  `state = state.play(random.choice(state.legal_moves()))`;
+- fast path: `game.playout(rng)`, the interpreter's own loop.
+
+Both stop at the same bound as `game.playout` (20 moves per site) when a game does not end.
+Each rate is the median of `--runs` short runs. `load ms` is the median time of `load_game`
+(read, parse, expand, check, compile). The result is a Markdown table on stdout.
+
+`--seconds` is the total measuring time for all games (default 40, so a run of the default
+games stays under a minute); it is shared equally among the games and the two ways. Every run
+plays at least one game, so a very slow game can take longer than its share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # runnable from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from interpreter import load_game  # noqa: E402
+from interpreter.game import Game  # noqa: E402
+
+
+@dataclass
+class Row:
+    name: str
+    path: str
+    sites: int
+    avg_plies: float
+    public_rate: float
+    fast_rate: float
+    load_ms: float
+
+
+def public_playout(game: Game, rng: random.Random, bound: int) -> int:
+    """One random game through the public API only; the number of moves made."""
+    state = game.initial_state()
+    plies = 0
+    while not state.is_over and plies < bound:
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.play(rng.choice(moves))
+        plies += 1
+    return plies
+
+
+def fast_playout(game: Game, rng: random.Random, bound: int) -> int:
+    _, plies = game.playout(rng, bound)
+    return plies
+
+
+def measure(play: Callable[[Game, random.Random, int], int], game: Game, seconds: float,
+            runs: int, seed: int) -> tuple[float, list[int]]:
+    """The median playouts per second over `runs` runs of about `seconds / runs` each, and the
+    length of every game played."""
+    bound = 20 * len(game.sites)
+    budget = seconds / runs
+    rates: list[float] = []
+    lengths: list[int] = []
+    for r in range(runs):
+        rng = random.Random(seed + r)
+        count = 0
+        start = time.perf_counter()
+        while True:
+            lengths.append(play(game, rng, bound))
+            count += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= budget:
+                break
+        rates.append(count / elapsed)
+    return statistics.median(rates), lengths
+
+
+def load_time_ms(path: str, repeats: int = 5) -> tuple[Game, float]:
+    times = []
+    game = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        game = load_game(path)
+        times.append((time.perf_counter() - start) * 1000)
+    assert game is not None
+    return game, statistics.median(times)
+
+
+def benchmark(paths: list[str], seconds: float, runs: int, seed: int) -> list[Row]:
+    share = seconds / (2 * len(paths)) if paths else 0.0
+    rows = []
+    for path in paths:
+        game, load_ms = load_time_ms(path)
+        public_rate, public_lengths = measure(public_playout, game, share, runs, seed)
+        fast_rate, fast_lengths = measure(fast_playout, game, share, runs, seed)
+        lengths = public_lengths + fast_lengths
+        rows.append(Row(game.name, path, len(game.sites), sum(lengths) / len(lengths),
+                        public_rate, fast_rate, load_ms))
+    return rows
+
+
+def _rate(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
+
+
+def table(rows: list[Row]) -> str:
+    head = ["game", "sites", "avg plies", "playouts/s public", "playouts/s fast path",
+            "load ms"]
+    body = [[r.name, str(r.sites), f"{r.avg_plies:.1f}", _rate(r.public_rate),
+             _rate(r.fast_rate), f"{r.load_ms:.1f}"] for r in rows]
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
+              for i, h in enumerate(head)]
+
+    def line(cells: list[str]) -> str:
+        out = []
+        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
+            out.append(cell.ljust(w) if i == 0 else cell.rjust(w))
+        return "| " + " | ".join(out) + " |"
+
+    rule = "|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(widths)) \
+        + "|"
+    return "\n".join([line(head), rule, *(line(b) for b in body)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Random playouts per second for every game.")
+    p.add_argument("--seconds", type=float, default=40.0,
+                   help="total measuring time, shared among the games (default 40)")
+    p.add_argument("--games", default=str(ROOT / "games" / "*.game"),
+                   help="a glob of game files (default: games/*.game)")
+    p.add_argument("--runs", type=int, default=5, help="runs per measurement; the median "
+                   "is reported (default 5)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    if args.seconds <= 0 or args.runs < 1:
+        p.error("--seconds must be positive and --runs at least 1")
+    paths = sorted(glob.glob(args.games))
+    if not paths:
+        print(f"no game files match {args.games}", file=sys.stderr)
+        return 1
+    print(table(benchmark(paths, args.seconds, args.runs, args.seed)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Rules about the history of the game: what the previous move did constrains the next."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from stdlib.patterns import matches, windows
+from stdlib.registry import ludeme
+from stdlib.runtime import Ctx, Env, Memory, Move
+from stdlib.types import Moves, Pattern
+
+Restriction = tuple[tuple[tuple[int, int], ...], ...]  # windows as ((site, value), ...)
+
+
+@ludeme("no-restore")
+def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
+    """A ko-like restriction: when a move breaks a placement of the pattern (it stood on the
+    board before the move and does not after), the very next move may not leave those sites
+    with exactly the contents they had before the move that broke it. The restriction lasts
+    one move. Position text key `forbidden:` lists the sites and contents that may not come
+    back, e.g. `forbidden: c7=A d7=C c6=C d6=A`.
+
+    (no-restore ("Crosscut") (any-of (place-group 2) (exchange Orthogonal)))"""
+    per_site: list[list[tuple[int, ...]]] = [[] for _ in range(env.topology.size)]
+    lookup: dict[tuple[int, ...], Any] = {}
+    for w in windows(env, pattern):
+        sites = tuple(sorted(s for s, _ in w))
+        lookup[sites] = w
+        for s in sites:
+            per_site[s].append(sites)
+    names = env.names
+    symbols = [".", *(p.symbol for p in env.pieces)]
+    owner = env.owner
+
+    def update(old: list[int], new: list[int], changed: tuple[int, ...], _: Any
+               ) -> Restriction | None:
+        broken: list[tuple[tuple[int, int], ...]] = []
+        candidates: set[tuple[int, ...]] = set()
+        for s in changed:
+            candidates.update(per_site[s])
+        for sites in sorted(candidates):
+            w = lookup[sites]
+            if matches(w, old, owner) and not matches(w, new, owner):
+                broken.append(tuple((s, old[s]) for s in sites))
+        return tuple(broken) or None
+
+    def render(value: Restriction) -> str:
+        return "; ".join(" ".join(f"{names[s]}={symbols[v]}" for s, v in window)
+                         for window in value)
+
+    def parse(text: str) -> Restriction | None:
+        windows_: list[tuple[tuple[int, int], ...]] = []
+        for part in text.split(";"):
+            cells = []
+            for item in part.split():
+                site, eq, symbol = item.partition("=")
+                if not eq or site not in env.topology.index or symbol not in symbols:
+                    raise ValueError(f"write each cell as site=symbol, e.g. c7=A (not {item!r})")
+                cells.append((env.topology.index[site], symbols.index(symbol)))
+            if cells:
+                windows_.append(tuple(sorted(cells)))
+        return tuple(windows_) or None
+
+    slot = len(env.memories)
+    env.memories.append(Memory("forbidden", update, render, parse))
+
+    def restores(board: Collection[int], restriction: Restriction, move: Move) -> bool:
+        after = dict(move.changes)
+        return any(all(after.get(s, board[s]) == v for s, v in window)  # type: ignore[index]
+                   for window in restriction)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        candidates = moves(ctx)
+        restriction = ctx.state.memory[slot] if ctx.state is not None else None
+        if not restriction:
+            return candidates
+        allowed = []
+        for m in candidates:
+            if restores(ctx.board, restriction, m):
+                if ctx.explain is not None:
+                    ctx.explain.setdefault(m.key, "it would restore what the last move "
+                                           "changed (no immediate recreation)")
+            else:
+                allowed.append(m)
+        return allowed
+    return generate
