@@ -46,7 +46,8 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"step: {state.step + 1}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
-    if game.pie and state.pie_open != default_pie(game, state.board, state.to_move):
+    if game.pie and state.pie_open != default_pie(game, state.board, state.to_move,
+                                                  state.swapped):
         lines.append(f"pie: {'yes' if state.pie_open else 'no'}")
     if state.swapped:
         lines.append("swapped: yes")
@@ -61,10 +62,11 @@ def render_position(game: Game, state: State) -> str:
     return "\n".join(lines) + "\n"
 
 
-def default_pie(game: Game, board: list[int], to_move: int) -> bool:
-    """Without a `pie:` key: the swap is open when the game has the pie rule, the second role
-    is to move, it has added no piece to the start position, and the first role has."""
-    if not game.pie or to_move != 1 or len(game.players) < 2:
+def default_pie(game: Game, board: list[int], to_move: int, swapped: bool) -> bool:
+    """Without a `pie:` key: the swap is open when the game has the pie rule, no swap has been
+    made, the second role is to move, it has added no piece to the start position, and the
+    first role has."""
+    if not game.pie or swapped or to_move != 1 or len(game.players) < 2:
         return False
     owner = game.owner
 
@@ -127,10 +129,10 @@ def parse_position(game: Game, text: str) -> State:
     if step and not game.steps[step][0]:
         raise PositionError(f"step {step + 1} of a turn is automatic, not a decision")
     passes = _int_key(keys, "passes", 0, 0, len(game.players))
-    pie_open = _bool_key(keys, "pie", default_pie(game, board, to_move))
+    swapped = _bool_key(keys, "swapped", False)
+    pie_open = _bool_key(keys, "pie", default_pie(game, board, to_move, swapped))
     if pie_open and not game.pie:
         raise PositionError("pie: this game has no pie rule")
-    swapped = _bool_key(keys, "swapped", False)
     hands = list(game.default_hands(board))
     for r, role in enumerate(game.players):
         key = f"{game.hand_word} {role}".lower()

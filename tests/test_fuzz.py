@@ -20,6 +20,12 @@ import stdlib
 from dsl.types import CELL_NAMES, DIRECTION_NAMES, ROLES_NAMES, SITE_NAMES, DslType, ListOf
 from interpreter import Game, RuleError, parse_game
 
+# When a test fails, hypothesis's pytest plugin imports libcst (to suggest an @example patch),
+# which imports mypy_extensions, which warns; under `-W error` that would turn a failing test
+# into a pytest INTERNALERROR that hides the failure.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
+
 GAMES = sorted((Path(__file__).parent.parent / "games").glob("*.game"))
 SOURCE = "fuzz.game"
 
