@@ -1,7 +1,8 @@
 """Defines and options: the pass between parsing and checking.
 
 `(define "Name" body)` is a macro: `("Name" a b)` is replaced by `body` with `#1`, `#2` replaced by
-`a`, `b`. `(option "size" 8 min:3)` declares an option; `#size` anywhere in the game is replaced by
+`a`, `b`. `(match VALUE case result ... [otherwise])` chooses one of its results by an option's
+(or a define argument's) value, e.g. `(board (match #short true (hexhex 5) (hexhex 7)))`. `(option "size" 8 min:3)` declares an option; `#size` anywhere in the game is replaced by
 its value in force (the default, or an override given to `load_game`). Both may be written at
 the top level of the file or inside `(game ...)`; a library of shared defines (the prelude) is
 visible to every game file, and a file's own define of the same name takes precedence.
@@ -164,6 +165,8 @@ class _Expander:
         if isinstance(n, Form):
             if n.is_call:
                 return self.call(n, args, via, depth)
+            if n.head == "match":
+                return self.match(n, args, via, depth)
             return Form(
                 span,
                 head=n.head,
@@ -184,6 +187,43 @@ class _Expander:
         if via is None:
             return n
         return replace(n, span=span)
+
+    def match(self, n: Form, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
+              depth: int) -> Node:
+        """`(match VALUE case result case result ... [otherwise])`: the result of the first case
+        equal to VALUE (a literal once options and define arguments are substituted)."""
+        if n.kwargs or len(n.args) < 3:
+            self.errors.append(Diagnostic(n.head_span, "a match is written (match VALUE case "
+                                          "result ... [otherwise])"))
+            return Int(n.span, value=0)
+        value = self.node(n.args[0], args, via, depth)
+        if not isinstance(value, Int | Float | Bool | Str):
+            self.errors.append(Diagnostic(n.args[0].span, "match needs a value known before the "
+                                          "game starts (a literal, an option or a define "
+                                          "argument)"))
+            return Int(n.span, value=0)
+        rest = n.args[1:]
+        chosen: Node | None = None
+        for i in range(0, len(rest) - 1, 2):
+            case = self.node(rest[i], args, via, depth)
+            if not isinstance(case, Int | Float | Bool | Str):
+                self.errors.append(Diagnostic(rest[i].span, "a match case must be a literal"))
+                continue
+            if type(case.value) is type(value.value) and case.value == value.value:
+                chosen = rest[i + 1]
+                break
+        if chosen is None and len(rest) % 2 == 1:
+            chosen = rest[-1]
+        if chosen is not None:
+            # Defines used by the branches not taken are still used by the file.
+            for branch in rest:
+                if branch is not chosen:
+                    self.used_defines.update(_calls(branch))
+            return self.node(chosen, args, via, depth)
+        cases = ", ".join(show(rest[i]) for i in range(0, len(rest) - 1, 2))
+        self.errors.append(Diagnostic(n.args[0].span, f"no case of this match is "
+                                      f"{show(value)} (cases: {cases})"))
+        return Int(n.span, value=0)
 
     def call(self, n: Form, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
              depth: int) -> Node:
@@ -216,6 +256,17 @@ class _Expander:
             return Int(call_span, value=0)
         self.used_defines.add(n.head)
         return self.node(d.body, call_args, (n.head, call_span), depth + 1)
+
+
+def _calls(node: Node) -> set[str]:
+    """The names of the defines a node calls (without expanding anything)."""
+    if isinstance(node, Form):
+        inner = [*node.args, *(k.value for k in node.kwargs)]
+        found = {node.head} if node.is_call else set()
+        return found.union(*(_calls(n) for n in inner))
+    if isinstance(node, ListNode):
+        return set().union(*(_calls(n) for n in node.items))
+    return set()
 
 
 def _did_you_mean(name: str, known: object) -> str:

@@ -4,6 +4,7 @@ arguments, so playing a game only calls the closures built here."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from dsl.ast import Bool, Const, Float, Form, Int, ListNode, Node, Str, show
@@ -202,9 +203,12 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
             continue
         for extra in forms[1:]:
             diagnostics.append(Diagnostic(extra.head_span, f"({head} ...) is given twice"))
-    for head in ("players", "board", "play", "end"):
+    for head in ("players", "board", "end"):
         if head not in sections:
             diagnostics.append(Diagnostic(form.head_span, f"the game has no ({head} ...) section"))
+    if ("play" in sections) == ("phases" in sections):
+        diagnostics.append(Diagnostic(form.head_span, "the game needs one (play ...) section, or "
+                                      "(phases ...) instead"))
     if diagnostics:
         raise RuleError(diagnostics, text)
 
@@ -228,6 +232,16 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
             extra_pieces.append(PieceType(p.name, p.symbol, NEUTRAL, 0))
     for p in extra_pieces:
         pieces.append(PieceType(p.name, p.symbol, NEUTRAL, len(pieces) + 1))
+    by_name = {p.name: p.value for p in pieces}
+    for r, decl in enumerate(players.players):
+        if decl.on:
+            terrain = by_name.get(decl.on)
+            if terrain is None or pieces[terrain - 1].owner != NEUTRAL:
+                diagnostics.append(Diagnostic(sections["players"][0].span,
+                                              f'role {decl.name}: on:"{decl.on}" must name a '
+                                              "piece declared in (pieces ...)"))
+            else:
+                pieces[r] = replace(pieces[r], on=terrain)
     symbols: dict[str, str] = {}
     for p in pieces:
         if len(p.symbol) != 1 or p.symbol in ". *" or p.symbol.isspace():
@@ -270,12 +284,39 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         for site in sites:
             env.special_symbol[site] = special.symbol
     start = full.compile(sections["start"][0], SECTION) if "start" in sections else None
-    play = full.compile(sections["play"][0], SECTION)
+    play_form = (sections.get("play") or sections["phases"])[0]
+    play = full.compile(play_form, SECTION)
     end = full.compile(sections["end"][0], SECTION)
     if diagnostics:
         raise RuleError(diagnostics, text)
     assert isinstance(play, PlaySection) and isinstance(end, EndSection)
     assert start is None or isinstance(start, StartSection)
-    return Game(name_node.value, env, players, start, play, end, dict(expansion.options),
-                expansion)
+    decisions = _decision_steps(play_form, registry)
+    for kinds in decisions:
+        if not any(kinds):
+            diagnostics.append(Diagnostic(play_form.span, "a turn needs at least one decision "
+                                          "(moves), not only automatic effects"))
+        elif not kinds[0]:
+            diagnostics.append(Diagnostic(play_form.span, "a turn must start with a decision "
+                                          "(moves); automatic effects follow decisions"))
+    if diagnostics:
+        raise RuleError(diagnostics, text)
+    return Game(name_node.value, env, players, start, play, decisions, end,
+                dict(expansion.options), expansion)
+
+
+def _decision_steps(play_form: Form, registry: Mapping[str, LudemeSpec]
+                    ) -> list[tuple[bool, ...]]:
+    """For each phase, which steps of its turn are decisions (moves) rather than effects."""
+    def kinds(steps: tuple[Node, ...]) -> tuple[bool, ...]:
+        out = []
+        for step in steps:
+            assert isinstance(step, Form)
+            spec, _ = resolve(step, registry)
+            out.append(spec is not None and spec.returns.name == "Moves")
+        return tuple(out)
+
+    if play_form.head == "play":
+        return [kinds(play_form.args)]
+    return [kinds(phase.args[1:]) for phase in play_form.args if isinstance(phase, Form)]
 

@@ -27,13 +27,14 @@ class State:
     """A position. Immutable to its users: `play` returns a new State."""
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
-                 "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "_moves")
+                 "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
+                 "_moves")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
                  last: tuple[int, ...] | None = None, turn: int = 0,
                  turn_all_pass: bool = True, hands: tuple[int, ...] = (),
-                 memory: tuple[Any, ...] = ()) -> None:
+                 memory: tuple[Any, ...] = (), phase: int = 0) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -48,6 +49,7 @@ class State:
         self.turn_all_pass = turn_all_pass  # was every decision of this turn so far a pass?
         self.hands = hands  # pieces in hand per role (-1: not counted); () if no role counts
         self.memory = memory  # one value per env.memories entry (None: nothing remembered)
+        self.phase = phase  # index of the game's current stage (phases)
         self._moves: list[Move] | None = None
 
     # The contract -------------------------------------------------------------------------
@@ -111,8 +113,8 @@ class Game:
     """A compiled game: the static description (roles, board, options) and its rules."""
 
     def __init__(self, name: str, env: Env, players: PlayersSection, start: StartSection | None,
-                 play: PlaySection, end: EndSection, options: dict[str, object],
-                 expansion: Expansion) -> None:
+                 play: PlaySection, decisions: list[tuple[bool, ...]], end: EndSection,
+                 options: dict[str, object], expansion: Expansion) -> None:
         self.name = name
         self.env = env
         self.players: tuple[str, ...] = env.roles
@@ -123,10 +125,11 @@ class Game:
         self.expansion = expansion
         self.owner = env.owner
         self.hand_word = players.hand
-        self.steps: list[tuple[bool, Callable[[Ctx], Any]]] = []  # (is_decision, closure)
-        for s in play.steps:
-            is_decision = not getattr(s, "is_effect", False)
-            self.steps.append((is_decision, s))  # type: ignore[arg-type]
+        self.phases = play.phases
+        # Per phase, its turn's steps as (is_decision, closure).
+        self.turns: list[list[tuple[bool, Callable[[Ctx], Any]]]] = [
+            list(zip(kinds, phase.steps, strict=True))  # type: ignore[arg-type]
+            for kinds, phase in zip(decisions, play.phases, strict=True)]
         self.end_rules = end.rules
         self.start = self._start_board(start)
         env.can_move = self._can_move  # type: ignore[attr-defined]
@@ -151,6 +154,10 @@ class Game:
     def initial_state(self) -> State:
         return State(self, list(self.start), self.first, hands=self.default_hands(self.start),
                      memory=(None,) * len(self.env.memories))
+
+    def steps(self, state: State) -> list[tuple[bool, Callable[[Ctx], Any]]]:
+        """The steps of a turn in the state's phase."""
+        return self.turns[state.phase]
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -189,10 +196,10 @@ class Game:
         return state
 
     # Moves ---------------------------------------------------------------------------------
-    def _decision(self, step: int) -> Callable[[Ctx], list[Move]]:
-        is_decision, fn = self.steps[step]
+    def _decision(self, phase: int, step: int) -> Callable[[Ctx], list[Move]]:
+        is_decision, fn = self.turns[phase][step]
         assert is_decision
-        return fn
+        return fn  # type: ignore[no-any-return]
 
     def generate(self, state: State, explain: dict[Any, str] | None = None) -> list[Move]:
         if state.result is not None:
@@ -200,7 +207,7 @@ class Game:
         ctx = Ctx(list(state.board), state.to_move, state, self.env, self.owner)
         ctx.last = state.last
         ctx.explain = explain
-        moves = self._decision(state.step)(ctx)
+        moves = self._decision(state.phase, state.step)(ctx)
         seen: set[tuple[str, tuple[int, ...]]] = set()
         unique = []
         for m in moves:
@@ -224,7 +231,8 @@ class Game:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
         probe = Ctx(ctx.board, role, ctx.state, self.env, self.owner)
         probe.last = ctx.last
-        return any(m.kind != "pass" for m in self._decision(0)(probe))
+        phase = ctx.state.phase if ctx.state is not None else 0
+        return any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
 
     def find(self, state: State, move: Move | str) -> Move:
         """The legal move `move` stands for, or IllegalMoveError saying why there is none."""
@@ -271,23 +279,28 @@ class Game:
                                                       if expected else "")
 
     def apply(self, state: State, move: Move) -> State:
-        """The state after a legal move."""
-        n = len(self.players)
+        """The state after a legal move: the move's changes, then the automatic steps that
+        follow it; then either the same player's next decision, or the end of the turn (the
+        phase may end, the next player moves, and the end conditions are judged)."""
         mover = state.to_move
         board = list(state.board)
         if move.kind == "swap":
             return State(self, board, mover, step=0, passes=0, pie_open=False,
                          swapped=not state.swapped, last=(), turn=state.turn,
-                         hands=state.hands, memory=(None,) * len(self.env.memories))
+                         hands=state.hands, memory=(None,) * len(self.env.memories),
+                         phase=state.phase)
+        steps = self.steps(state)
         hands = self._change(board, move.changes, state.hands)
         changed = tuple(s for s, _ in move.changes)
         step = state.step + 1
-        if step < len(self.steps) and not self.steps[step][0]:
+        if step < len(steps) and not steps[step][0]:
             ctx = Ctx(board, mover, state, self.env, self.owner)
-            ctx.last = changed if state.step == 0 or state.last is None else \
-                state.last + changed
-            while step < len(self.steps) and not self.steps[step][0]:
-                effect = self.steps[step][1](ctx)
+            ctx.to = move.sites[-1] if move.sites else -1
+            ctx.frm = move.sites[0] if move.kind == "move" else -1
+            while step < len(steps) and not steps[step][0]:
+                ctx.hands = hands
+                ctx.last = changed
+                effect = steps[step][1](ctx)
                 hands = self._change(board, effect, hands)
                 changed += tuple(s for s, _ in effect)
                 step += 1
@@ -295,15 +308,25 @@ class Game:
                        for mem, value in zip(self.env.memories, state.memory, strict=True))
         last = changed if state.step == 0 or state.last is None else state.last + changed
         all_pass = state.turn_all_pass and move.kind == "pass"
-        if step < len(self.steps):
+        if step < len(steps):
             return State(self, board, mover, step=step, passes=state.passes,
                          pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
-                         turn_all_pass=all_pass, hands=hands, memory=memory)
-        new = State(self, board, (mover + 1) % n, step=0,
+                         turn_all_pass=all_pass, hands=hands, memory=memory, phase=state.phase)
+        new = State(self, board, (mover + 1) % len(self.players), step=0,
                     passes=state.passes + 1 if all_pass else 0,
                     pie_open=self.pie and state.turn == 0, swapped=state.swapped, last=last,
-                    turn=state.turn + 1, hands=hands, memory=memory)
-        return self.settle(new, mover)
+                    turn=state.turn + 1, hands=hands, memory=memory, phase=state.phase)
+        phase = self.phases[state.phase]
+        if phase.until is not None:
+            ctx = Ctx(board, mover, new, self.env, self.owner)
+            ctx.last = last
+            if phase.until(ctx):  # type: ignore[operator]
+                new.phase += 1
+                if phase.next is not None:
+                    new.to_move = phase.next(ctx)  # type: ignore[operator]
+        # End conditions judge the position as if the player before the one to move had just
+        # moved (which is who moved, unless a phase handed the turn back to them).
+        return self.settle(new, self.previous(new.to_move))
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,

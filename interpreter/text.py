@@ -42,8 +42,12 @@ def render_board(game: Game, board: list[int]) -> list[str]:
 def render_position(game: Game, state: State) -> str:
     lines = render_board(game, state.board)
     lines.append(f"mover: {game.players[state.to_move]}")
+    if state.phase != len(game.phases) - 1:
+        lines.append(f"phase: {game.phases[state.phase].name}")
     if state.step:
-        lines.append(f"step: {state.step + 1}")
+        decision = sum(1 for is_decision, _ in game.turns[state.phase][:state.step + 1]
+                       if is_decision)
+        lines.append(f"decision: {decision}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
     if game.pie and state.pie_open != default_pie(game, state.board, state.to_move,
@@ -125,9 +129,16 @@ def parse_position(game: Game, text: str) -> State:
             raise PositionError(f"line {number}: mover must be one of {', '.join(game.players)}"
                                 f", not {value!r}")
         to_move = game.players.index(value)
-    step = _int_key(keys, "step", 1, 1, max(1, len(game.steps))) - 1
-    if step and not game.steps[step][0]:
-        raise PositionError(f"step {step + 1} of a turn is automatic, not a decision")
+    phase = len(game.phases) - 1
+    if "phase" in keys:
+        number, value = keys.pop("phase")
+        names = [p.name for p in game.phases]
+        if value not in names:
+            raise PositionError(f"line {number}: phase must be one of {', '.join(names)}, not "
+                                f"{value!r}")
+        phase = names.index(value)
+    decisions = [i for i, (is_decision, _) in enumerate(game.turns[phase]) if is_decision]
+    step = decisions[_int_key(keys, "decision", 1, 1, len(decisions)) - 1]
     passes = _int_key(keys, "passes", 0, 0, len(game.players))
     swapped = _bool_key(keys, "swapped", False)
     pie_open = _bool_key(keys, "pie", default_pie(game, board, to_move, swapped))
@@ -153,13 +164,13 @@ def parse_position(game: Game, text: str) -> State:
             memory.append(None)
     if keys:
         key, (number, _) = next(iter(keys.items()))
-        known = ["mover", "step", "passes", "pie", "swapped"]
+        known = ["mover", "phase", "decision", "passes", "pie", "swapped"]
         known += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         known += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(known)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
-                  memory=tuple(memory))
+                  memory=tuple(memory), phase=phase)
     return game.settle(state, (to_move - 1) % len(game.players))
 
 

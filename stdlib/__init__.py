@@ -11,6 +11,7 @@ from dsl.parser import parse
 from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     boards,
     connectivity,
+    effects,
     geometry,
     history,
     logic,

@@ -6,7 +6,16 @@ from collections.abc import Callable
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
-from stdlib.types import CellKind, Cond, Direction, IntExpr, Region, RolesExpr, SiteExpr
+from stdlib.types import (
+    CellKind,
+    Cond,
+    Direction,
+    IntExpr,
+    Region,
+    RoleExpr,
+    RolesExpr,
+    SiteExpr,
+)
 
 
 @ludeme("and")
@@ -207,3 +216,65 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
     table = env.topology.neighbours(env.absolute_dirs(directions))
     test = cell_test(env, kind)
     return lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t))
+
+
+@ludeme("holds")
+def holds(env: Env, site: SiteExpr, piece: str) -> Cond:
+    """True when the site holds the named piece (and nothing on it).
+
+    (holds Site "Tile")"""
+    values = [p.value for p in env.pieces if p.name == piece]
+    if not values:
+        env.error(f'no piece named "{piece}" (pieces: {", ".join(p.name for p in env.pieces)})')
+        return lambda ctx: False
+    (value,) = values
+    return lambda ctx: ctx.board[site(ctx)] == value
+
+
+@ludeme("some")
+def some(region: Region, condition: Cond) -> Cond:
+    """True when the condition holds for some site of the region (Site bound to it).
+
+    (some (sites Around To) (> (count-around Site Occupied) 3))"""
+    def test(ctx: Ctx) -> bool:
+        saved = ctx.site
+        try:
+            for s in region(ctx):
+                ctx.site = s
+                if condition(ctx):
+                    return True
+            return False
+        finally:
+            ctx.site = saved
+    return test
+
+
+@ludeme("every")
+def every(region: Region, condition: Cond) -> Cond:
+    """True when the condition holds for every site of the region (Site bound to it).
+
+    (every (sites Around To) (is Occupied Site))"""
+    def test(ctx: Ctx) -> bool:
+        saved = ctx.site
+        try:
+            for s in region(ctx):
+                ctx.site = s
+                if not condition(ctx):
+                    return False
+            return True
+        finally:
+            ctx.site = saved
+    return test
+
+
+@ludeme("in-hand")
+def in_hand(role: RoleExpr) -> IntExpr:
+    """The number of the role's pieces in hand (0 when its pieces are not counted).
+
+    (= (in-hand Mover) 0)"""
+    def count(ctx: Ctx) -> int:
+        hands = ctx.hands if ctx.hands is not None else ctx.state.hands
+        if not hands:
+            return 0
+        return max(0, int(hands[role(ctx)]))
+    return count

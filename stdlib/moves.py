@@ -161,7 +161,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                 t = steps[d][s]
                 if t == -1 or t in no_piece or not target(ctx, t):
                     continue
-                move = Move("move", (s, t), ((s, EMPTY), (t, v)), names)
+                move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
                 accept(ctx, move, t, s, if_, unless, out)
         return out
     return generate
@@ -320,3 +320,53 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
             accept(ctx, move, b, a, if_, unless, out)
         return out
     return generate
+
+
+@ludeme("walk")
+def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
+         if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces any distance along a chain of neighbouring sites (by the
+    `by:` directions) where `through:` holds, to a site of the chain where `to:` holds (both
+    judged with Site bound to the site; the piece's own site is where the chain starts). A
+    piece standing on a terrain leaves it behind. Written `from-to`.
+
+    (walk through:(not (is Enemy Site)) to:(holds Site "Tile"))"""
+    adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    names = env.names
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        out: list[Move] = []
+        saved = ctx.site
+        for s, v in enumerate(board):
+            if owner[v] != mover:
+                continue
+            seen = {s}
+            stack = [s]
+            targets: list[int] = []
+            while stack:
+                u = stack.pop()
+                for t in adjacency[u]:
+                    if t in seen:
+                        continue
+                    seen.add(t)
+                    ctx.site = t
+                    if through(ctx):
+                        stack.append(t)
+                        if to(ctx):
+                            targets.append(t)
+            ctx.site = saved
+            for t in sorted(targets):
+                move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
+                accept(ctx, move, t, s, if_, unless, out)
+        return out
+    return generate
+
+
+@ludeme("optional")
+def optional(env: Env, moves: Moves) -> Moves:
+    """The moves, or `pass` to decline them (an optional step of a turn).
+
+    (optional (walk through:(not (is Enemy Site)) to:(holds Site "Tile")))"""
+    decline = pass_move(env.names)
+    return lambda ctx: [*moves(ctx), decline]

@@ -7,7 +7,7 @@ from collections.abc import Collection
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
-from stdlib.types import Direction, Region, RoleExpr, SiteExpr
+from stdlib.types import Cond, Direction, Region, RoleExpr, SiteExpr
 
 
 def static(sites: Collection[int]) -> Region:
@@ -237,3 +237,49 @@ def difference(region: Region, removed: Region) -> Region:
         gone = set(removed(ctx))
         return [s for s in region(ctx) if s not in gone]
     return diff
+
+
+def _trace(ctx: Ctx, starts: Collection[int], adjacency: tuple[tuple[int, ...], ...],
+           through: Cond) -> set[int]:
+    """The sites reached from `starts` by neighbouring steps onto sites where `through` holds
+    (Site bound to each); the starts themselves are included."""
+    saved = ctx.site
+    seen = set(starts)
+    stack = list(starts)
+    while stack:
+        s = stack.pop()
+        for t in adjacency[s]:
+            if t not in seen:
+                ctx.site = t
+                if through(ctx):
+                    seen.add(t)
+                    stack.append(t)
+    ctx.site = saved
+    return seen
+
+
+@ludeme("sites Reach")
+def sites_reach(env: Env, start: Region, *, through: Cond, by: Direction = "Adjacent") -> Region:
+    """The sites reached from the start sites by a chain of neighbouring sites (by the `by:`
+    directions) where `through:` holds (Site bound to each); the start sites are included.
+
+    (sites Reach (sites Occupied Mover) through:(holds Site "Tile"))"""
+    adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    return lambda ctx: sorted(_trace(ctx, start(ctx), adjacency, through))
+
+
+@ludeme("sites Beyond")
+def sites_beyond(env: Env, start: Region, *, through: Cond, by: Direction = "Adjacent"
+                 ) -> Region:
+    """The sites just beyond what (sites Reach ...) reaches: the neighbours of the traced
+    region (start sites included) that are not in it. "Trace outward across empty tiles; the
+    miners reached are those next to the traced region."
+
+    (sites Beyond Site through:(holds Site "Tile"))"""
+    adjacency = env.topology.neighbours(env.absolute_dirs(by))
+
+    def region(ctx: Ctx) -> list[int]:
+        traced = _trace(ctx, start(ctx), adjacency, through)
+        out = {t for s in traced for t in adjacency[s] if t not in traced}
+        return sorted(out)
+    return region

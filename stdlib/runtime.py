@@ -72,12 +72,17 @@ def pass_move(names: tuple[str, ...]) -> Move:
 @dataclass(frozen=True)
 class PieceType:
     """A kind of piece: its name, its one-character symbol, and its owner (a role index, or
-    NEUTRAL). Its board value is its position in the game's piece list, counted from 1."""
+    NEUTRAL). Its board value is its position in the game's piece list, counted from 1.
+
+    A piece may stand on a terrain piece (`on`, the terrain's board value; 0 for none): such a
+    site holds both, written with the piece's symbol, and a piece leaving it leaves the
+    terrain behind (a miner on a tile)."""
 
     name: str
     symbol: str
     owner: int
     value: int
+    on: int = 0
 
 
 @dataclass
@@ -174,6 +179,14 @@ class Env:
                 return p.value
         raise KeyError(role)
 
+    def left_behind(self, value: int) -> int:
+        """What a site holds once the piece of board value `value` leaves it."""
+        return self.pieces[value - 1].on if value > 0 else EMPTY
+
+    def terrain_of(self, value: int) -> int:
+        """The terrain under a placed piece (0 if none): the site must hold it first."""
+        return self.pieces[value - 1].on if value > 0 else EMPTY
+
     @property
     def owner(self) -> tuple[int, ...]:
         """owner[value]: the role owning a board value (NOBODY for empty)."""
@@ -249,7 +262,7 @@ class Ctx:
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
     __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
-                 "last", "changed")
+                 "last", "changed", "hands")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -264,3 +277,4 @@ class Ctx:
         self.explain: dict[tuple[str, tuple[int, ...]], str] | None = None
         self.last: tuple[int, ...] | None = None  # sites changed by the last move, if known
         self.changed: tuple[int, ...] | None = None  # sites the move being judged changes
+        self.hands: tuple[int, ...] | None = None  # hands, when they differ from state.hands

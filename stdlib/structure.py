@@ -33,6 +33,7 @@ class PlayerDecl:
     forward: str | None
     sides: tuple[str, ...]
     supply: int
+    on: str
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,19 @@ class StartSection:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """A stage of the game with its own turn: steps (each a Moves — a decision — or an Effect
+    — automatic), a condition that ends it, and who moves first after it."""
+
+    name: str
+    steps: tuple[object, ...]
+    until: object | None = None  # Cond, judged after each turn; None for the last phase
+    next: object | None = None  # RoleExpr: who moves after the phase (default: Next)
+
+
+@dataclass(frozen=True)
 class PlaySection:
-    steps: tuple[object, ...]  # each a Moves (a decision) or an Effect (automatic)
+    phases: tuple[Phase, ...]
 
 
 @dataclass(frozen=True)
@@ -115,16 +127,19 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
-           sides: list[Direction] | None = None, supply: int = 0) -> PlayerT:
+           sides: list[Direction] | None = None, supply: int = 0, on: str = "") -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of
     its pieces (0: unlimited). With a supply, the pieces not on the board are in the role's
     hand: a placement takes one from it, a piece leaving the board (replaced, captured or
     removed) returns to it, and a move needing more pieces than the hand holds is not legal.
+    `on` names a neutral piece its pieces always stand on (a terrain, such as a tile): the
+    symbol then means "this piece on that terrain", and a piece leaving a site leaves the
+    terrain behind.
 
     (player "White" symbol:"W" forward:N)"""
-    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply)
+    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on)
 
 
 @ludeme("pieces")
@@ -193,13 +208,40 @@ def play(*steps: TurnStep) -> Section:
     one decision.
 
     (play (place (sites Empty)))"""
-    return PlaySection(tuple(steps))
+    return PlaySection((Phase("play", tuple(steps)),))
+
+
+PhaseT = Annotated[Phase, t.PHASE]
+
+
+@ludeme("phases")
+def phases(*stages: PhaseT) -> Section:
+    """Instead of (play ...): the game's stages, in order, each with its own turn. A stage
+    ends after the turn in which its until: condition holds; the last stage lasts until the
+    game ends. Position text names the stage with `phase:` (default: the last).
+
+    (phases (phase "setup" (place (sites Empty)) until:(= (in-hand Next) 0) next:Mover)
+            (phase "play" (place (sites Empty) piece:"Tile")))"""
+    return PlaySection(tuple(stages))
+
+
+@ludeme("phase")
+def phase(name: str, *steps: TurnStep, until: Cond | None = None,
+          next: RoleExpr | None = None) -> PhaseT:
+    """One stage of (phases ...): its name and the steps of a turn, like (play ...). until:
+    ends the stage after a turn in which it holds (Mover: the player who just moved); next:
+    says who moves first in the following stage — Next (the default) or Mover (the player
+    who moved last moves again).
+
+    (phase "setup" (place (sites Empty)) until:(= (in-hand Next) 0) next:Mover)"""
+    return Phase(name, tuple(steps), until, next)
 
 
 @ludeme("end")
 def end(*rules: EndRuleT) -> Section:
     """End conditions, tested in order after every turn; the first that holds ends the game.
-    In them, Mover is the player who just moved and Next the player to move.
+    In them, Next is the player to move and Mover the player before it in turn order (the
+    player who just moved, unless a phase handed the turn back).
 
     (end (if (line 3) (win Mover)) (if (full) (draw)))"""
     return EndSection(tuple(rules))

@@ -264,7 +264,7 @@ def test_grammar_lists_ludemes() -> None:
 
 # bad arguments ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, needles", [
+BAD_ARGUMENTS = [
     (["playout", "games/hex.game", "--option", "colour=red", "-n", "1"], ["colour"]),
     (["playout", "games/hex.game", "--option", "size=99", "-n", "1"], ["size", "99"]),
     (["playout", "games/hex.game", "--option", "size=1", "-n", "1"], ["size"]),
@@ -278,7 +278,11 @@ def test_grammar_lists_ludemes() -> None:
     (["play", "games/tictactoe.game", "--ai", "O=alphazero"], ["alphazero", "random"]),
     (["play", "games/tictactoe.game", "--ai", "O"], ["O"]),
     (["play", "games/tictactoe.game", "--ai", "=random"], ["random"]),
-])
+]
+
+
+@pytest.mark.parametrize("args, needles", BAD_ARGUMENTS,
+                         ids=[" ".join(a[2:]) for a, _ in BAD_ARGUMENTS])
 def test_bad_option_or_agent_is_a_clean_error(args: list[str], needles: list[str]) -> None:
     r = ludeme(*args, stdin="quit\n")
     assert_clean_failure(r, *needles)

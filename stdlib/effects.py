@@ -1,0 +1,63 @@
+"""Automatic effects: steps of a turn that happen without a decision. Each returns the
+(site, new board value) changes it makes; the interpreter applies them and keeps the hands."""
+
+from __future__ import annotations
+
+from dsl import types as t
+from stdlib.registry import ludeme
+from stdlib.runtime import Ctx, Env
+from stdlib.types import Annotated, Cond, Region, SiteExpr
+
+Changes = tuple[tuple[int, int], ...]
+Effect = Annotated[object, t.EFFECT]
+
+
+@ludeme("enter")
+def enter(env: Env, site: SiteExpr) -> Effect:
+    """If the mover has pieces in hand, one of them is put on the site (on the terrain it
+    stands on, which the site must hold). In an automatic step, To is the site the turn's last
+    decision played.
+
+    (play (place (sites Empty) piece:"Tile") (enter To))"""
+    own = [env.piece_of(r) for r in range(len(env.roles))]
+
+    def effect(ctx: Ctx) -> Changes:
+        state = ctx.state
+        r = ctx.mover
+        if not state.hands or state_hand(ctx, r) <= 0:
+            return ()
+        s = site(ctx)
+        value = own[r]
+        if s < 0 or ctx.board[s] != env.terrain_of(value):
+            return ()
+        return ((s, value),)
+    return effect
+
+
+def state_hand(ctx: Ctx, role: int) -> int:
+    """Pieces in hand of `role` in the position being evaluated (the hand changes a turn's
+    earlier steps made are included)."""
+    hands = ctx.hands if ctx.hands is not None else ctx.state.hands
+    return int(hands[role])
+
+
+@ludeme("remove")
+def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
+    """Take off the board every piece on the region's sites where the condition holds (judged
+    for all of them on the same position, with Site bound to the site); a piece standing on
+    a terrain leaves it behind, and a counted piece returns to its owner's hand.
+
+    (remove (sites Occupied Next) if:(>= (count (sites Beyond Site)) 2))"""
+    def effect(ctx: Ctx) -> Changes:
+        board = ctx.board
+        saved = ctx.site
+        out: list[tuple[int, int]] = []
+        for s in region(ctx):
+            if board[s] == 0:
+                continue
+            ctx.site = s
+            if if_ is None or if_(ctx):
+                out.append((s, env.left_behind(board[s])))
+        ctx.site = saved
+        return tuple(out)
+    return effect
