@@ -2,8 +2,9 @@
 
 `(define "Name" body)` is a macro: `("Name" a b)` is replaced by `body` with `#1`, `#2` replaced by
 `a`, `b`. `(match VALUE case result ... [otherwise])` chooses one of its results by an option's
-(or a define argument's) value, e.g. `(board (match #short true (hexhex 5) (hexhex 7)))`. `(option "size" 8 min:3)` declares an option; `#size` anywhere in the game is replaced by
-its value in force (the default, or an override given to `load_game`). Both may be written at
+(or a define argument's) value, e.g. `(board (match #short true (hexhex 5) (hexhex 7)))`.
+`(option "size" 8 min:3)` declares an option; `#size` anywhere in the game is replaced by its
+value in force (the default, or an override given to `load_game`). Both may be written at
 the top level of the file or inside `(game ...)`; a library of shared defines (the prelude) is
 visible to every game file, and a file's own define of the same name takes precedence.
 """
