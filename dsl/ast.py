@@ -26,13 +26,17 @@ class Span:
 
     def expansion_note(self) -> str | None:
         """'in define "X" used at file:l:c' (and further up), for a span inside a define body."""
-        notes = []
+        notes: list[list] = []  # [text, times], consecutive repeats folded together
         via = self.via
         while via is not None:
             name, call = via
-            notes.append(f'in define "{name}" used at {call}')
+            text = f'in define "{name}" used at {call}'
+            if notes and notes[-1][0] == text:
+                notes[-1][1] += 1
+            else:
+                notes.append([text, 1])
             via = call.via
-        return "; ".join(notes) or None
+        return "; ".join(t if n == 1 else f"{t} ({n} times)" for t, n in notes) or None
 
 
 NOWHERE = Span("<generated>", 0, 0)
@@ -103,6 +107,12 @@ class Const(Node):
 
 
 @dataclass(frozen=True)
+class Broken(Node):
+    """Stands where expansion failed (an undefined define, a bad #parameter): the error is
+    already reported, so later passes accept it anywhere and say nothing more about it."""
+
+
+@dataclass(frozen=True)
 class Param(Node):
     """`#1` (a define's parameter) or `#size` (an option's value)."""
 
@@ -119,10 +129,17 @@ def literal_value(node: Node) -> object:
     raise TypeError(f"not a literal: {node!r}")
 
 
+def quote(text: str) -> str:
+    """A string literal as the language writes it (escapes for \\, ", line breaks, tabs)."""
+    escaped = (text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+               .replace("\t", "\\t"))
+    return f'"{escaped}"'
+
+
 def show(node: Node) -> str:
     """The node written back as source text (canonical spacing)."""
     if isinstance(node, Form):
-        head = f'"{node.head}"' if node.is_call else node.head
+        head = quote(node.head) if node.is_call else node.head
         parts = [head, *(show(a) for a in node.args), *(show(k) for k in node.kwargs)]
         return "(" + " ".join(parts) + ")"
     if isinstance(node, Keyword):
@@ -130,13 +147,23 @@ def show(node: Node) -> str:
     if isinstance(node, ListNode):
         return "{" + " ".join(show(i) for i in node.items) + "}"
     if isinstance(node, Str):
-        return '"' + node.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return quote(node.value)
     if isinstance(node, Bool):
         return "true" if node.value else "false"
-    if isinstance(node, Int | Float):
-        return repr(node.value)
+    if isinstance(node, Int):
+        return str(node.value)
+    if isinstance(node, Float):
+        text = repr(node.value)
+        if "e" in text or "E" in text:  # the language writes no exponents
+            from decimal import Decimal
+            text = format(Decimal(text), "f")
+            if "." not in text:
+                text += ".0"
+        return text
     if isinstance(node, Const):
         return node.name
     if isinstance(node, Param):
         return "#" + node.name
+    if isinstance(node, Broken):
+        return "<error>"
     raise TypeError(node)

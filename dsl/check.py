@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from dsl.ast import Bool, Const, Float, Form, Int, ListNode, Node, Param, Str, show
+from dsl.ast import Bool, Broken, Const, Float, Form, Int, ListNode, Node, Param, Span, Str, show
 from dsl.errors import Diagnostic
 from dsl.types import GAME, DslType, ListOf
 
@@ -38,11 +38,14 @@ def _a(t: DslType | ListOf) -> str:
 
 
 def resolve(form: Form, registry: Mapping[str, Spec]) -> tuple[Spec | None, tuple[Node, ...]]:
-    """The spec a form names and its arguments after the family constant (if any)."""
+    """The spec a form names and its arguments after the family constant (if any). A form of
+    a family's head whose first argument is a constant naming no member resolves to None."""
     if form.args and isinstance(form.args[0], Const):
         member = registry.get(f"{form.head} {form.args[0].name}")
         if member is not None:
             return member, form.args[1:]
+        if any(key.startswith(form.head + " ") for key in registry):
+            return None, form.args
     return registry.get(form.head), form.args
 
 
@@ -56,10 +59,13 @@ class Checker:
                 self.family_members.setdefault(s.head, []).append(s.family)
         self.errors: list[Diagnostic] = []
 
-    def error(self, node: Node, message: str) -> None:
-        self.errors.append(Diagnostic(node.span, message))
+    def error(self, where: Node | Span, message: str) -> None:
+        span = where if isinstance(where, Span) else where.span
+        self.errors.append(Diagnostic(span, message))
 
     def check(self, node: Node, expected: DslType | ListOf) -> None:
+        if isinstance(node, Broken):
+            return
         if isinstance(node, Form):
             self.form(node, expected)
         elif isinstance(node, ListNode):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field, replace
 
-from dsl.ast import Bool, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
+from dsl.ast import Bool, Broken, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
 from dsl.errors import Diagnostic, RuleError
 
 MAX_DEPTH = 40
@@ -111,6 +111,7 @@ class Expansion:
     options: dict[str, object]
     declared: dict[str, Option]
     warnings: list[Diagnostic] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)  # when expanded with strict=False
 
 
 def _literal(value: object, span: Span) -> Node:
@@ -152,17 +153,17 @@ class _Expander:
                     self.errors.append(
                         Diagnostic(n.span, f"#{k} is a define parameter, used outside a define")
                     )
-                    return Int(span, value=0)
+                    return Broken(span)
                 if not 1 <= k <= len(args):
                     self.errors.append(Diagnostic(n.span, f"#{k} has no argument"))
-                    return Int(span, value=0)
+                    return Broken(span)
                 return args[k - 1]
             if n.name in self.options:
                 self.used_options.add(n.name)
                 return _literal(self.options[n.name], span)
             hint = _did_you_mean(n.name, self.options)
             self.errors.append(Diagnostic(n.span, f"unknown option #{n.name}{hint}"))
-            return Int(span, value=0)
+            return Broken(span)
         if isinstance(n, Form):
             if n.is_call:
                 return self.call(n, args, via, depth)
@@ -196,13 +197,13 @@ class _Expander:
         if n.kwargs or len(n.args) < 3:
             self.errors.append(Diagnostic(n.head_span, "a match is written (match VALUE case "
                                           "result ... [otherwise])"))
-            return Int(n.span, value=0)
+            return Broken(n.span)
         value = self.node(n.args[0], args, via, depth)
         if not isinstance(value, Int | Float | Bool | Str):
             self.errors.append(Diagnostic(n.args[0].span, "match needs a value known before the "
                                           "game starts (a literal, an option or a define "
                                           "argument)"))
-            return Int(n.span, value=0)
+            return Broken(n.span)
         rest = n.args[1:]
         chosen: Node | None = None
         for i in range(0, len(rest) - 1, 2):
@@ -224,22 +225,23 @@ class _Expander:
         cases = ", ".join(show(rest[i]) for i in range(0, len(rest) - 1, 2))
         self.errors.append(Diagnostic(n.args[0].span, f"no case of this match is "
                                       f"{show(value)} (cases: {cases})"))
-        return Int(n.span, value=0)
+        return Broken(n.span)
 
     def call(self, n: Form, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
              depth: int) -> Node:
         call_span = n.span if via is None else replace(n.span, via=via)
+        head_span = n.head_span if via is None else replace(n.head_span, via=via)
         d = self.defines.get(n.head)
         if d is None:
             hint = _did_you_mean(n.head, self.defines)
-            self.errors.append(Diagnostic(n.head_span, f'undefined define "{n.head}"{hint}'))
-            return Int(call_span, value=0)
+            self.errors.append(Diagnostic(head_span, f'undefined define "{n.head}"{hint}'))
+            return Broken(call_span)
         if depth >= MAX_DEPTH:
             self.errors.append(
-                Diagnostic(n.span, f'define "{n.head}" expands more than {MAX_DEPTH} levels '
+                Diagnostic(call_span, f'define "{n.head}" expands more than {MAX_DEPTH} levels '
                            "deep (does it use itself?)")
             )
-            return Int(call_span, value=0)
+            return Broken(call_span)
         if n.kwargs:
             self.errors.append(
                 Diagnostic(n.kwargs[0].span, f'define "{n.head}" takes no name: arguments')
@@ -248,13 +250,13 @@ class _Expander:
         if len(call_args) != d.arity:
             self.errors.append(
                 Diagnostic(
-                    n.span,
+                    call_span,
                     f'define "{n.head}" takes {d.arity} argument{"s" if d.arity != 1 else ""}, '
                     f"given {len(call_args)}",
                     note=f"the define is at {d.span}",
                 )
             )
-            return Int(call_span, value=0)
+            return Broken(call_span)
         self.used_defines.add(n.head)
         return self.node(d.body, call_args, (n.head, call_span), depth + 1)
 
@@ -330,8 +332,10 @@ def _option(n: Form, errors: list[Diagnostic]) -> Option | None:
 
 def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
            prelude: list[Node] | None = None, text: str | None = None,
-           path: str = "<string>") -> Expansion:
-    """Substitute defines and options; raise `RuleError` listing every problem found."""
+           path: str = "<string>", strict: bool = True) -> Expansion:
+    """Substitute defines and options; raise `RuleError` listing every problem found. With
+    strict=False, problems inside the game form are returned in `errors` instead (the parts
+    that failed become `Broken` nodes), so that the checker can report its own as well."""
     errors: list[Diagnostic] = []
     prelude_defines: dict[str, Define] = {}
     ignored: list[Node] = []
@@ -376,9 +380,8 @@ def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
     all_defines = {**prelude_defines, **defines}
     ex = _Expander(all_defines, values)
     expanded = ex.node(game, None, None, 0)
-    errors.extend(ex.errors)
-    if errors:
-        raise RuleError(errors, text)
+    if errors or (strict and ex.errors):
+        raise RuleError(errors + ex.errors, text)
     assert isinstance(expanded, Form)
     warnings = [
         Diagnostic(d.span, f'define "{name}" is never used', severity="warning")
@@ -387,4 +390,4 @@ def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
         Diagnostic(o.span, f'option "{name}" is never used', severity="warning")
         for name, o in options.items() if name not in ex.used_options
     ]
-    return Expansion(expanded, values, options, warnings)
+    return Expansion(expanded, values, options, warnings, list(ex.errors))

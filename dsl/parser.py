@@ -125,7 +125,10 @@ def _bracket_errors(text: str, path: str) -> list[Diagnostic]:
         if ch == '"':
             j = i + 1
             while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
+                if text[j] == "\\" and j + 1 < n and text[j + 1] != "\n":
+                    j += 2
+                else:
+                    j += 1
             if j >= n or text[j] != '"':
                 msg = "unterminated string: a string must end with '\"' on the same line"
                 return [Diagnostic(Span(path, line, col, line, col + 1), msg)]

@@ -28,9 +28,11 @@ __all__ = ["Game", "GameError", "IllegalMoveError", "Move", "Outcome", "Position
 def parse_game(text: str, source: str = "<string>", **options: object) -> Game:
     """Parse, expand, check and compile a game file's text; options override its defaults."""
     nodes = parse(text, source)
-    expansion = expand(nodes, options, prelude=list(stdlib.prelude()), text=text, path=source)
-    errors = check(expansion.game, stdlib.REGISTRY)
+    expansion = expand(nodes, options, prelude=list(stdlib.prelude()), text=text, path=source,
+                       strict=False)
+    errors = expansion.errors + check(expansion.game, stdlib.REGISTRY)
     if errors:
+        errors.sort(key=lambda d: (d.span.path != source, d.span.line, d.span.column))
         raise RuleError(errors, text)
     return compile_game(expansion, stdlib.REGISTRY, text)  # type: ignore[no-any-return]
 

@@ -16,6 +16,13 @@ from interpreter.agents import Agent, make_agent
 from interpreter.game import Game
 
 
+def _count(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {n}")
+    return n
+
+
 def _options(pairs: Sequence[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for pair in pairs:
@@ -173,12 +180,12 @@ def parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check game files (and play random games)")
     val.add_argument("files", nargs="+")
     val.add_argument("--option", action="append", default=[], metavar="K=V")
-    val.add_argument("--playouts", type=int, default=0, metavar="N")
+    val.add_argument("--playouts", type=_count, default=0, metavar="N")
     val.add_argument("--seed", type=int, default=0)
     val.set_defaults(run=cmd_validate)
     po = sub.add_parser("playout", help="play random games and report the results")
     po.add_argument("file")
-    po.add_argument("-n", type=int, default=100)
+    po.add_argument("-n", type=_count, default=100)
     po.add_argument("--option", action="append", default=[], metavar="K=V")
     po.add_argument("--seed", type=int, default=None)
     po.set_defaults(run=cmd_playout)

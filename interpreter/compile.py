@@ -95,6 +95,16 @@ class Compiler:
     def constant(self, node: Const, expected: DslType) -> Any:
         name = node.name
         env = self.env
+        if expected.name == "Direction" and env is not None:
+            if name not in env.topology.directions and name not in _DIRECTION_GROUPS:
+                self.error(node, f"direction {name} does not exist on this "
+                           f"{env.topology.shape} board (it has "
+                           f"{', '.join(env.topology.directions)})")
+                return ""  # reported; the ludeme sees no direction
+            if name == "Diagonal" and not env.topology.diagonal_dirs():
+                self.error(node, f"this {env.topology.shape} board has no diagonal directions")
+                return ""
+            return name
         if expected.name in ("Direction", "Cell"):
             return name
         if expected.name in ("Role", "Roles"):
@@ -150,6 +160,10 @@ class Compiler:
                 return lambda ctx: (r,)
             return lambda ctx: r
         raise AssertionError(f"literal for {expected}")
+
+
+_DIRECTION_GROUPS = frozenset({"Orthogonal", "Diagonal", "Adjacent", "All", "Forward",
+                               "Backward", "ForwardDiagonal", "Forwards", "Sideways"})
 
 
 def _mover(ctx: Ctx) -> int:

@@ -115,6 +115,7 @@ class Repl(cmd.Cmd):
         while len(self.history) > 1 and self.state.mover in self.agents:
             self.history.pop()
         self.show()
+        self.run_agents()  # at the start, the computer may be the one to move
 
     def do_help(self, arg: str) -> None:
         """help: list the commands."""

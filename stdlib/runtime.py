@@ -201,6 +201,8 @@ class Env:
         """A direction constant as the tuple of absolute directions it stands for, or, for
         player-relative ones (Forward, ...), a function of the role."""
         topo = self.topology
+        if not name:  # an unknown direction, already reported where it was written
+            return ()
         if name in topo.directions:
             return (name,)
         if name == "Orthogonal":
