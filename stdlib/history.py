@@ -25,7 +25,7 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
     per_site: list[list[tuple[int, ...]]] = [[] for _ in range(env.topology.size)]
     lookup: dict[tuple[int, ...], Any] = {}
     for w in windows(env, pattern):
-        sites = tuple(sorted(s for s, _ in w))
+        sites = w.sites
         lookup[sites] = w
         for s in sites:
             per_site[s].append(sites)

@@ -286,7 +286,7 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
     the board before the exchange (e.g. on one edge of a crosscut). Written `a<>b`.
 
     (exchange Orthogonal within:("Crosscut"))"""
-    from stdlib.patterns import matches, windows
+    from stdlib.patterns import Window, matches, windows
 
     pairs: list[tuple[int, int]] = []
     steps = env.topology.step
@@ -296,10 +296,10 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
             if t != -1 and s < t:
                 pairs.append((s, t))
     pairs.sort()
-    per_pair: dict[tuple[int, int], list[tuple[tuple[int, str], ...]]] = {}
+    per_pair: dict[tuple[int, int], list[Window]] = {}
     if within is not None:
         for w in windows(env, within):
-            sites = {s for s, _ in w}
+            sites = set(w.sites)
             for a, b in pairs:
                 if a in sites and b in sites:
                     per_pair.setdefault((a, b), []).append(w)

@@ -64,7 +64,17 @@ def pattern(rows: list[str], *, name: str = "pattern") -> PatternT:
     return PatternSpec(name, tuple(cells))
 
 
-Window = tuple[tuple[int, str], ...]
+class Window:
+    """One placement of a pattern on the board: its sites by the symbol they must match."""
+
+    __slots__ = ("xs", "os", "empties", "pieces", "sites")
+
+    def __init__(self, cells: list[tuple[int, str]]) -> None:
+        self.xs = tuple(s for s, c in cells if c == "X")
+        self.os = tuple(s for s, c in cells if c == "O")
+        self.empties = tuple(s for s, c in cells if c == ".")
+        self.pieces = tuple(s for s, c in cells if c == "*")
+        self.sites = tuple(sorted(s for s, _ in cells))
 
 
 def _transforms(shape: str) -> list[tuple[float, bool]]:
@@ -104,42 +114,35 @@ def windows(env: Env, spec: PatternSpec) -> list[Window]:
                 swapped = frozenset((s, {"X": "O", "O": "X"}.get(c, c)) for s, c in window)
                 if key not in seen and swapped not in seen:
                     seen.add(key)
-                    out.append(_match_order(window))
+                    out.append(Window(window))
     return out
 
 
-def _match_order(window: list[tuple[int, str]]) -> Window:
-    """Cells in the order that fails fastest: empties and colours first, wildcards dropped."""
-    rank = {".": 0, "X": 1, "O": 2, "*": 3}
-    return tuple(sorted(((s, c) for s, c in window if c != "?"), key=lambda sc: rank[sc[1]]))
-
-
-def matches(window: Window, board: list[int], owner: tuple[int, ...]) -> bool:
-    """Does the window hold the pattern, X and O bound to two different players?"""
-    x = o = -3
-    for site, sym in window:
-        v = board[site]
-        if sym == ".":
-            if v != EMPTY:
+def matches(w: Window, board: list[int], owner: tuple[int, ...]) -> bool:
+    """Does the window hold the pattern, X and O bound to two different players? Colour cells
+    are judged first: on a sparse board they fail fastest."""
+    x = -3
+    if w.xs:
+        x = owner[board[w.xs[0]]]
+        if x < 0:
+            return False
+        for s in w.xs:
+            if owner[board[s]] != x:
                 return False
-        elif sym == "*":
-            if v == EMPTY:
+    if w.os:
+        o = owner[board[w.os[0]]]
+        if o < 0 or o == x:
+            return False
+        for s in w.os:
+            if owner[board[s]] != o:
                 return False
-        else:
-            who = owner[v]
-            if who < 0:
-                return False
-            if sym == "X":
-                if x == -3:
-                    x = who
-                elif who != x:
-                    return False
-            else:
-                if o == -3:
-                    o = who
-                elif who != o:
-                    return False
-    return x == -3 or o == -3 or x != o
+    for s in w.empties:
+        if board[s] != EMPTY:
+            return False
+    for s in w.pieces:
+        if board[s] == EMPTY:
+            return False
+    return True
 
 
 @ludeme("forms")
@@ -150,11 +153,20 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
 
     (place (sites Empty) unless:(forms ("Crosscut")))"""
     size = env.topology.size
-    per_site: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
+    # Per site, the windows containing it: those that can hold when the site is empty, and
+    # those that can hold when it holds a piece.
+    if_empty: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
+    if_piece: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
     for spec in patterns:
         for w in windows(env, spec):
-            for site, _ in w:
-                per_site[site].append((spec.name, w))
+            for site in w.sites:
+                if site in w.empties:
+                    if_empty[site].append((spec.name, w))
+                elif site in w.xs or site in w.os or site in w.pieces:
+                    if_piece[site].append((spec.name, w))
+                else:  # a "?" cell
+                    if_empty[site].append((spec.name, w))
+                    if_piece[site].append((spec.name, w))
     everywhere = tuple(range(size))
 
     def test(ctx: Ctx) -> bool:
@@ -165,7 +177,7 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
                 ctx.last if ctx.last is not None else everywhere)
         board, owner = ctx.board, ctx.owner
         for s in sites:
-            for name, w in per_site[s]:
+            for name, w in (if_piece[s] if board[s] != EMPTY else if_empty[s]):
                 if matches(w, board, owner):
                     test.why = f"forms a {name}"  # type: ignore[attr-defined]
                     return True
