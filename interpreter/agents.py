@@ -1,11 +1,30 @@
-"""Agents: players the computer runs. Each chooses a move for the state it is given."""
+"""Agents: players the computer runs. Each chooses a move for the state it is given.
+
+- `random`: uniformly among the legal moves.
+- `flat:K`: flat Monte Carlo: K random games shared equally among the legal moves; the move
+  whose games went best.
+- `mcts:K`: Monte Carlo tree search (UCT) with K iterations, each ending in a random game
+  (`Game.playout`).
+
+A search budget is a number of iterations (`mcts:2000`), a time (`mcts:2s`), or both
+(`mcts:2000:2s`, whichever runs out first). With an iteration budget alone, the same seed
+gives the same moves.
+
+Results are scored per *seat*: the person who started with a role. Usually a seat holds the
+same role all game; after a pie swap the two people hold each other's roles (the board and
+the role to move stay as they were, see `Game.apply`). A win scores 1, a draw, or a game cut
+off by the length bound, 0.5, a loss 0.
+"""
 
 from __future__ import annotations
 
+import math
 import random
+import time
+from dataclasses import dataclass
 from typing import Protocol
 
-from interpreter.game import State
+from interpreter.game import Game, State
 from stdlib.runtime import Move
 
 
@@ -15,6 +34,75 @@ class Agent(Protocol):
     def choose(self, state: State) -> Move: ...
 
 
+@dataclass(frozen=True)
+class SearchReport:
+    """What the last search did: iterations (random games) run, seconds spent, and the chosen
+    move's expected score for the seat to move (0 = sure loss, 1 = sure win)."""
+
+    iterations: int
+    seconds: float
+    expected: float
+
+    def __str__(self) -> str:
+        return (f"{self.iterations} playouts in {self.seconds:.1f} s, "
+                f"expects {self.expected:.0%}")
+
+
+def seat_of(state: State, role: int) -> int:
+    """The seat holding `role` in `state`: the role itself, or the other of two roles once a
+    pie swap has exchanged the people."""
+    if state.swapped and len(state.game.players) == 2:
+        return 1 - role
+    return role
+
+
+def scores(final: State) -> list[float]:
+    """Each seat's score for a finished (or cut-off) game: 1 for the winner, 0 for the others;
+    0.5 for everybody in a draw or a game that did not end."""
+    n = len(final.game.players)
+    winner = final.winner
+    if winner is None:
+        return [0.5] * n
+    out = [0.0] * n
+    out[seat_of(final, final.game.players.index(winner))] = 1.0
+    return out
+
+
+class Budget:
+    """Iterations and/or seconds; `spent(i)` says whether iteration `i` should not start."""
+
+    def __init__(self, iterations: int | None, seconds: float | None) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("a search needs an iteration or a time budget")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"the iteration budget must be at least 1, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"the time budget must be positive, not {seconds}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.start = 0.0
+
+    def begin(self) -> None:
+        self.start = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def spent(self, i: int) -> bool:
+        if self.iterations is not None and i >= self.iterations:
+            return True
+        # Always run one iteration, so that a search has something to go on.
+        return self.seconds is not None and i > 0 and self.elapsed() >= self.seconds
+
+    def spelling(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(str(self.iterations))
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        return ":".join(parts)
+
+
 class RandomAgent:
     """Chooses uniformly among the legal moves; reproducible with a seed."""
 
@@ -22,18 +110,169 @@ class RandomAgent:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self.report: SearchReport | None = None
 
     def choose(self, state: State) -> Move:
         return self.rng.choice(state.legal_moves())
 
 
-AGENTS = {"random": RandomAgent}
+class FlatMonteCarloAgent:
+    """Flat Monte Carlo: the budget's random games are dealt round-robin to the legal moves;
+    the move with the best mean score for the seat to move wins (ties: the first listed)."""
+
+    def __init__(self, iterations: int | None = 500, seconds: float | None = None,
+                 seed: int | None = None) -> None:
+        self.budget = Budget(iterations, seconds)
+        self.name = f"flat:{self.budget.spelling()}"
+        self.rng = random.Random(seed)
+        self.report: SearchReport | None = None
+
+    def choose(self, state: State) -> Move:
+        game = state.game
+        moves = state.legal_moves()
+        seat = seat_of(state, state.to_move)
+        self.budget.begin()
+        if len(moves) == 1:
+            self.report = SearchReport(0, self.budget.elapsed(), 0.5)
+            return moves[0]
+        children = [game.apply(state, m) for m in moves]
+        totals = [0.0] * len(moves)
+        counts = [0] * len(moves)
+        i = 0
+        while not self.budget.spent(i):
+            k = i % len(moves)
+            final, _ = game.playout(self.rng, state=children[k])
+            totals[k] += scores(final)[seat]
+            counts[k] += 1
+            i += 1
+        best = max((k for k in range(len(moves)) if counts[k]),
+                   key=lambda k: totals[k] / counts[k])
+        self.report = SearchReport(i, self.budget.elapsed(), totals[best] / counts[best])
+        return moves[best]
+
+
+class Node:
+    """A node of the search tree: a state, the seat that moved into it, and the statistics of
+    the games played through it (`reward` is the sum of that seat's scores)."""
+
+    __slots__ = ("state", "seat", "move", "parent", "children", "untried", "visits", "reward")
+
+    def __init__(self, state: State, seat: int, move: Move | None, parent: Node | None,
+                 rng: random.Random) -> None:
+        self.state = state
+        self.seat = seat
+        self.move = move
+        self.parent = parent
+        self.children: list[Node] = []
+        self.untried = state.legal_moves()
+        rng.shuffle(self.untried)  # expanded in a random (seeded) order, from the end
+        self.visits = 0
+        self.reward = 0.0
+
+
+class MCTSAgent:
+    """Monte Carlo tree search with the UCT rule. Each iteration descends the tree by UCB1
+    (`exploration` is its constant), adds one node, finishes the game at random from it and
+    credits every node on the path with the score of the seat that moved into it. The move
+    played is the root's most visited child."""
+
+    def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
+                 seed: int | None = None, exploration: float = float(__import__("os").environ.get("C", "1.4142"))) -> None:
+        self.budget = Budget(iterations, seconds)
+        self.name = f"mcts:{self.budget.spelling()}"
+        self.rng = random.Random(seed)
+        self.exploration = exploration
+        self.report: SearchReport | None = None
+
+    def choose(self, state: State) -> Move:
+        game = state.game
+        self.budget.begin()
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.report = SearchReport(0, self.budget.elapsed(), 0.5)
+            return moves[0]
+        root = Node(state, -1, None, None, self.rng)
+        i = 0
+        while not self.budget.spent(i):
+            self._iterate(game, root)
+            i += 1
+        best = max(root.children, key=lambda c: (c.visits, c.reward))
+        assert best.move is not None
+        self.report = SearchReport(i, self.budget.elapsed(), best.reward / best.visits)
+        return best.move
+
+    def _iterate(self, game: Game, root: Node) -> None:
+        node = root
+        while not node.untried and node.children:  # selection
+            node = self._select(node)
+        if node.untried:  # expansion
+            move = node.untried.pop()
+            child = Node(game.apply(node.state, move), seat_of(node.state, node.state.to_move),
+                         move, node, self.rng)
+            node.children.append(child)
+            node = child
+        final, _ = game.playout(self.rng, state=node.state)  # simulation
+        result = scores(final)
+        walk: Node | None = node
+        while walk is not None:  # backpropagation
+            walk.visits += 1
+            if walk.seat >= 0:
+                walk.reward += result[walk.seat]
+            walk = walk.parent
+
+    def _select(self, node: Node) -> Node:
+        log_n = math.log(node.visits)
+        c = self.exploration
+        best = node.children[0]
+        best_value = -1.0
+        for child in node.children:
+            value = child.reward / child.visits + c * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+
+AGENTS = {"random": "uniformly random moves",
+          "flat": "flat Monte Carlo, flat:K (K random games, default 500)",
+          "mcts": "Monte Carlo tree search (UCT), mcts:K (K iterations, default 1000)"}
+
+
+def parse_budget(text: str, default: int) -> tuple[int | None, float | None]:
+    """`2000` → 2000 iterations; `2s` or `2.5s` → seconds; `2000:2s` → both; `` → default."""
+    if not text:
+        return default, None
+    iterations: int | None = None
+    seconds: float | None = None
+    for part in text.split(":"):
+        part = part.strip().lower()
+        try:
+            if part.endswith("s"):
+                if seconds is not None:
+                    raise ValueError
+                seconds = float(part[:-1])
+            else:
+                if iterations is not None:
+                    raise ValueError
+                iterations = int(part)
+        except ValueError:
+            raise ValueError(f"bad budget {text!r}: write K (iterations), Ns (seconds) or "
+                             "K:Ns, e.g. 2000, 5s, 2000:5s") from None
+    return iterations, seconds
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """An agent from its command-line spelling, e.g. `random`."""
-    name, _, _arg = spec.partition(":")
-    cls = AGENTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown agent {spec!r} (agents: {', '.join(AGENTS)})")
-    return cls(seed)
+    """An agent from its command-line spelling: `random`, `flat:500`, `mcts:2000`, `mcts:5s`,
+    `mcts:2000:5s`."""
+    name, _, arg = spec.partition(":")
+    name = name.strip().lower()
+    if name == "random":
+        if arg:
+            raise ValueError(f"{spec!r}: random takes no budget")
+        return RandomAgent(seed)
+    if name == "flat":
+        iterations, seconds = parse_budget(arg, 500)
+        return FlatMonteCarloAgent(iterations, seconds, seed)
+    if name == "mcts":
+        iterations, seconds = parse_budget(arg, 1000)
+        return MCTSAgent(iterations, seconds, seed)
+    raise ValueError(f"unknown agent {spec!r} (agents: {', '.join(AGENTS)})")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,21 +202,21 @@ class Game:
         return fn  # type: ignore[no-any-return]
 
     def generate(self, state: State, explain: dict[Any, str] | None = None) -> list[Move]:
+        """The legal moves, in the order the rules produce them."""
+        moves = self._moves(state, explain)
+        return moves if isinstance(moves, list) else list(moves)
+
+    def _moves(self, state: State, explain: dict[Any, str] | None = None) -> Sequence[Move]:
+        """The legal moves as the generators give them (possibly a lazy sequence)."""
         if state.result is not None:
             return []
         ctx = Ctx(list(state.board), state.to_move, state, self.env, self.owner)
         ctx.last = state.last
         ctx.explain = explain
         moves = self._decision(state.phase, state.step)(ctx)
-        seen: set[tuple[str, tuple[int, ...]]] = set()
-        unique = []
-        for m in moves:
-            if m.key not in seen:
-                seen.add(m.key)
-                unique.append(m)
         if state.pie_open and state.step == 0:
-            unique.append(Move("swap", (), (), self.sites))
-        return unique
+            return [*moves, Move("swap", (), (), self.sites)]
+        return moves
 
     def _change(self, board: list[int], changes: tuple[tuple[int, int], ...],
                 hands: tuple[int, ...]) -> tuple[int, ...]:
@@ -339,7 +339,9 @@ class Game:
         bound = max_plies if max_plies is not None else 20 * len(self.sites)
         plies = 0
         while not state.is_over and plies < bound:
-            moves = state.legal_moves()
+            # The same choices as random.choice(state.legal_moves()), without making a Move
+            # for every legal move.
+            moves = self._moves(state)
             if not moves:
                 break
             state = self.apply(state, rng.choice(moves))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 
 from stdlib.registry import ludeme
@@ -23,6 +24,12 @@ def and_(*conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
+    if len(conditions) == 2:
+        a, b = conditions
+        return lambda ctx: a(ctx) and b(ctx)
+    if len(conditions) == 3:
+        a, b, c = conditions
+        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
     return lambda ctx: all(c(ctx) for c in conditions)
 
 
@@ -31,6 +38,9 @@ def or_(*conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
+    if len(conditions) == 2:
+        a, b = conditions
+        return lambda ctx: a(ctx) or b(ctx)
     return lambda ctx: any(c(ctx) for c in conditions)
 
 
@@ -156,6 +166,18 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
     Friend, Enemy, EmptyOrEnemy or Any.
 
     (is Empty To)"""
+    var = getattr(site, "site_var", None)
+    if var is not None and kind in ("Empty", "Occupied", "Friend", "Enemy"):
+        # The common cases, written out: a site variable of the context and a simple test.
+        get = operator.attrgetter(var)
+        if kind == "Empty":
+            return lambda ctx: ctx.board[get(ctx)] == EMPTY
+        if kind == "Occupied":
+            return lambda ctx: ctx.board[get(ctx)] != EMPTY
+        if kind == "Friend":
+            return lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover
+        return lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0 and \
+            ctx.owner[ctx.board[get(ctx)]] != ctx.mover
     test = cell_test(env, kind)
     return lambda ctx: test(ctx, site(ctx))
 
@@ -214,6 +236,10 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
 
     (= (count-around Site Empty) 0)"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
+    if kind == "Occupied":
+        return lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY)
+    if kind == "Empty":
+        return lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY)
     test = cell_test(env, kind)
     return lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t))
 

@@ -7,10 +7,10 @@ reason an `IllegalMoveError` gives."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, Move, pass_move
+from stdlib.runtime import EMPTY, Ctx, Env, Move, Placements, pass_move
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
@@ -84,6 +84,24 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     names = env.names
     value_of = piece_value(env, piece)
     no_piece = env.no_piece
+
+    def unconditional(ctx: Ctx) -> Sequence[Move]:
+        board = ctx.board
+        value = value_of(ctx)
+        sites = [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
+        state = ctx.state
+        if sites and state is not None and state.hands:
+            # Every placement puts down one piece of the same kind: one check serves all.
+            short = ctx.env.shortage(state.hands, board, ((sites[0], value),))
+            if short is not None:
+                if ctx.explain is not None:
+                    for s in sites:
+                        ctx.explain.setdefault(("place", (s,)), short)
+                return []
+        return Placements(sites, value, names)
+
+    if if_ is None and unless is None and capture is None:
+        return unconditional
 
     def generate(ctx: Ctx) -> list[Move]:
         board = ctx.board
@@ -216,8 +234,13 @@ def any_of(*alternatives: Moves) -> Moves:
     (any-of (step Forwards to:Empty) (step ForwardDiagonal to:Enemy))"""
     def generate(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
+        seen: set[tuple[str, tuple[int, ...]]] = set()
         for alt in alternatives:
-            out.extend(alt(ctx))
+            for m in alt(ctx):
+                key = m.key
+                if key not in seen:  # two alternatives may offer the same move
+                    seen.add(key)
+                    out.append(m)
         return out
     return generate
 

@@ -3,7 +3,7 @@ environment a ludeme is built in, and the evaluation context its closures are ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,31 @@ class Move:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+class Placements(Sequence[Move]):
+    """The placements of one board value on each of some sites, as a sequence of moves that
+    are made only when asked for: a random playout picks one of them by index and never
+    builds the others."""
+
+    __slots__ = ("sites", "value", "names")
+
+    def __init__(self, sites: list[int], value: int, names: tuple[str, ...]) -> None:
+        self.sites = sites
+        self.value = value
+        self.names = names
+
+    def __len__(self) -> int:
+        return len(self.sites)
+
+    def __getitem__(self, i: int) -> Move:  # type: ignore[override]
+        s = self.sites[i]
+        return Move("place", (s,), ((s, self.value),), self.names)
+
+    def __iter__(self) -> Iterator[Move]:
+        value, names = self.value, self.names
+        for s in self.sites:
+            yield Move("place", (s,), ((s, value),), names)
 
 
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
