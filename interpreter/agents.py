@@ -153,9 +153,12 @@ class FlatMonteCarloAgent:
 
 class Node:
     """A node of the search tree: a state, the seat that moved into it, and the statistics of
-    the games played through it (`reward` is the sum of that seat's scores)."""
+    the games played through it (`reward` is the sum of that seat's scores). `proven` is the
+    node's exact score per seat once the search has settled it (the game is over there, or
+    every reply is settled, or the mover has a settled best score)."""
 
-    __slots__ = ("state", "seat", "move", "parent", "children", "untried", "visits", "reward")
+    __slots__ = ("state", "seat", "move", "parent", "children", "untried", "visits", "reward",
+                 "proven")
 
     def __init__(self, state: State, seat: int, move: Move | None, parent: Node | None,
                  rng: random.Random) -> None:
@@ -168,16 +171,42 @@ class Node:
         rng.shuffle(self.untried)  # expanded in a random (seeded) order, from the end
         self.visits = 0
         self.reward = 0.0
+        self.proven: list[float] | None = None if self.untried else scores(state)
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move in this node's state."""
+        return seat_of(self.state, self.state.to_move)
+
+    def settle(self) -> bool:
+        """Prove this node from its children if they allow it: the mover has a proven win, or
+        every move is expanded and proven lost. (Draws are proven only where the game ends, so
+        that the search keeps looking for the opponent's mistakes.) True if this call proved
+        it."""
+        if self.proven is not None:
+            return False
+        m = self.to_move
+        proven = [c.proven for c in self.children if c.proven is not None]
+        if not proven:
+            return False
+        best = max(proven, key=lambda p: p[m])
+        if best[m] >= 1.0 or (best[m] <= 0.0 and not self.untried
+                              and len(proven) == len(self.children)):
+            self.proven = best
+            return True
+        return False
 
 
 class MCTSAgent:
     """Monte Carlo tree search with the UCT rule. Each iteration descends the tree by UCB1
     (`exploration` is its constant), adds one node, finishes the game at random from it and
-    credits every node on the path with the score of the seat that moved into it. The move
-    played is the root's most visited child."""
+    credits every node on the path with the score of the seat that moved into it. Nodes whose
+    outcome is certain are proven (MCTS-Solver): a sure win is taken, a sure loss avoided, and
+    the search stops early once the root is proven. The move played is the root's most
+    visited child that is not a proven loss."""
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
-                 seed: int | None = None, exploration: float = float(__import__("os").environ.get("C", "1.4142"))) -> None:
+                 seed: int | None = None, exploration: float = 1.0) -> None:
         self.budget = Budget(iterations, seconds)
         self.name = f"mcts:{self.budget.spelling()}"
         self.rng = random.Random(seed)
@@ -193,40 +222,60 @@ class MCTSAgent:
             return moves[0]
         root = Node(state, -1, None, None, self.rng)
         i = 0
-        while not self.budget.spent(i):
+        while root.proven is None and not self.budget.spent(i):
             self._iterate(game, root)
             i += 1
-        best = max(root.children, key=lambda c: (c.visits, c.reward))
+        best = self._best(root)
         assert best.move is not None
-        self.report = SearchReport(i, self.budget.elapsed(), best.reward / best.visits)
+        expected = best.proven[best.seat] if best.proven else best.reward / best.visits
+        self.report = SearchReport(i, self.budget.elapsed(), expected)
         return best.move
+
+    @staticmethod
+    def _best(root: Node) -> Node:
+        m = root.to_move
+        if root.proven is not None:
+            return max((c for c in root.children if c.proven is not None),
+                       key=lambda c: (c.proven[m], c.visits))  # type: ignore[index]
+        live = [c for c in root.children if c.proven is None or c.proven[m] > 0.0]
+        return max(live or root.children, key=lambda c: (c.visits, c.reward))
 
     def _iterate(self, game: Game, root: Node) -> None:
         node = root
-        while not node.untried and node.children:  # selection
+        while node.proven is None and not node.untried:  # selection
             node = self._select(node)
-        if node.untried:  # expansion
+        if node.proven is None:  # expansion, then simulation
             move = node.untried.pop()
-            child = Node(game.apply(node.state, move), seat_of(node.state, node.state.to_move),
-                         move, node, self.rng)
+            child = Node(game.apply(node.state, move), node.to_move, move, node, self.rng)
             node.children.append(child)
             node = child
-        final, _ = game.playout(self.rng, state=node.state)  # simulation
-        result = scores(final)
+        if node.proven is not None:
+            result = node.proven
+        else:
+            final, _ = game.playout(self.rng, state=node.state)
+            result = scores(final)
         walk: Node | None = node
         while walk is not None:  # backpropagation
             walk.visits += 1
             if walk.seat >= 0:
                 walk.reward += result[walk.seat]
             walk = walk.parent
+        if node.proven is not None:  # a proof may settle the nodes above
+            up = node.parent
+            while up is not None and up.settle():
+                up = up.parent
 
     def _select(self, node: Node) -> Node:
         log_n = math.log(node.visits)
         c = self.exploration
+        m = node.to_move
         best = node.children[0]
-        best_value = -1.0
+        best_value = -math.inf
         for child in node.children:
-            value = child.reward / child.visits + c * math.sqrt(log_n / child.visits)
+            if child.proven is not None:
+                value = child.proven[m] if child.proven[m] > 0.0 else -math.inf
+            else:
+                value = child.reward / child.visits + c * math.sqrt(log_n / child.visits)
             if value > best_value:
                 best, best_value = child, value
         return best

@@ -10,7 +10,7 @@ from typing import Any
 from dsl.expand import Expansion
 from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
-from interpreter.text import parse_position, render_position
+from interpreter.text import default_pie, parse_position, render_position
 from stdlib.runtime import EMPTY, Ctx, Env, Move
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
@@ -239,8 +239,10 @@ class Game:
         text = str(move)
         if state.result is not None:
             raise IllegalMoveError(f"{text}: the game is over")
-        if isinstance(move, Move):
+        if isinstance(move, Move) and move.names is self.sites:
             key = move.key
+        elif isinstance(move, Move):  # made for another board: read it by its notation
+            key = parse_move(text, self.env.topology.index)
         elif isinstance(move, str):
             key = parse_move(move, self.env.topology.index)
             text = move.strip()
@@ -271,12 +273,13 @@ class Game:
             frm = sites[0]
             if self.owner[state.board[frm]] != state.to_move:
                 return f"{names[frm]} holds no piece of {role}'s"
-        kinds = sorted({m.kind for m in moves})
-        hint = {"place": "a site", "move": "from-to", "multi": "sites joined by ','",
-                "exchange": "a<>b", "pass": "pass", "swap": "swap"}
+        kinds = sorted({m.kind for m in moves} - {"pass", "swap"})
+        if not kinds or kind in kinds:
+            return f"not a legal move for {role} now"
+        hint = {"place": "a site (c3)", "move": "from-to (c3-d4)",
+                "multi": "sites joined by ',' (c3,c4)", "exchange": "a<>b (e5<>f5)"}
         expected = " or ".join(hint[k] for k in kinds)
-        return f"not a legal move for {role} now" + (f" (moves here are written {expected})"
-                                                      if expected else "")
+        return f"not a legal move for {role} now (moves here are written {expected})"
 
     def apply(self, state: State, move: Move) -> State:
         """The state after a legal move: the move's changes, then the automatic steps that
@@ -314,8 +317,11 @@ class Game:
                          turn_all_pass=all_pass, hands=hands, memory=memory, phase=state.phase)
         new = State(self, board, (mover + 1) % len(self.players), step=0,
                     passes=state.passes + 1 if all_pass else 0,
-                    pie_open=self.pie and state.turn == 0, swapped=state.swapped, last=last,
+                    pie_open=False, swapped=state.swapped, last=last,
                     turn=state.turn + 1, hands=hands, memory=memory, phase=state.phase)
+        # The swap is open exactly where position text would say so by default: the second
+        # role's first turn (the first role has added pieces, the second none).
+        new.pie_open = self.pie and default_pie(self, board, new.to_move, new.swapped)
         phase = self.phases[state.phase]
         if phase.until is not None:
             ctx = Ctx(board, mover, new, self.env, self.owner)

@@ -145,6 +145,10 @@ def parse_position(game: Game, text: str) -> State:
     if pie_open and not game.pie:
         raise PositionError("pie: this game has no pie rule")
     hands = list(game.default_hands(board))
+    for r, supply in enumerate(game.env.supply):
+        if supply and hands[r] < 0:
+            raise PositionError(f"{game.players[r]} has {supply - hands[r]} pieces on the board,"
+                                f" more than its supply of {supply}")
     for r, role in enumerate(game.players):
         key = f"{game.hand_word} {role}".lower()
         if key in keys:

@@ -144,8 +144,16 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
         value = value_of(ctx)
         out: list[Move] = []
         for s, v in enumerate(board):
-            if v == EMPTY and s not in no_piece and (below[s] == -1 or board[below[s]] != EMPTY):
+            if v != EMPTY or s in no_piece:
+                continue
+            if below[s] == -1 or board[below[s]] != EMPTY:
                 accept(ctx, Move("place", (s,), ((s, value),), names), s, -1, if_, unless, out)
+            elif ctx.explain is not None:
+                rest = below[s]
+                while below[rest] != -1 and board[below[rest]] == EMPTY:
+                    rest = below[rest]
+                ctx.explain.setdefault(("place", (s,)), f"a piece dropped there falls to "
+                                       f"{names[rest]}")
         return out
     return generate
 
