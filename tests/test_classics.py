@@ -891,3 +891,42 @@ class TestBreakthrough:
     def test_position_text_errors(self, text: str) -> None:
         with pytest.raises(GameError):
             game("breakthrough").from_text(text)
+
+
+# =============================================================================================
+# Move objects
+# =============================================================================================
+
+class TestMoveObjects:
+    def test_legal_move_objects_print_their_notation(self) -> None:
+        s = game("breakthrough").initial_state()
+        for m in s.legal_moves():
+            assert s.play(m).to_text() == s.play(str(m)).to_text()
+
+    @pytest.mark.parametrize("source, target, notation", [
+        # Connect Four's a1 in Tic-Tac-Toe: a1 exists there too
+        (("connectfour", ()), ("tictactoe", ()), "a1"),
+        # Hex 5x5's a5 on a 3x3 board, where there is no a5
+        (("hex", (("size", 5),)), ("hex", (("size", 3),)), "a5"),
+        # Hex 5x5's c1 on a 3x3 board, where c1 names another cell
+        (("hex", (("size", 5),)), ("hex", (("size", 3),)), "c1"),
+    ], ids=["connectfour-a1-in-tictactoe", "hex5-a5-on-hex3", "hex5-c1-on-hex3"])
+    def test_a_move_object_from_another_game(self, source, target, notation) -> None:
+        """A Move made for another game stands for its notation: it is played as that
+        notation, or refused with IllegalMoveError; never another site, never a traceback."""
+        (move,) = [m for m in game(source[0], **dict(source[1])).initial_state().legal_moves()
+                   if str(m) == notation]
+        state = game(target[0], **dict(target[1])).initial_state()
+        try:
+            expected = state.play(notation).to_text()
+        except IllegalMoveError:
+            expected = None
+        if expected is None:
+            with pytest.raises(IllegalMoveError):
+                state.play(move)
+        else:
+            try:
+                actual = state.play(move).to_text()
+            except IllegalMoveError:
+                return
+            assert actual == expected

@@ -197,12 +197,14 @@ R B R
 mover: Red
 """
 
-HAND_POSITIONS = [FALLBACK, FALLBACK5, SKIP, STEP_WINS, FORCED]
+NAMED = {"fallback": FALLBACK, "fallback5": FALLBACK5, "skip": SKIP, "step-wins": STEP_WINS,
+         "forced": FORCED}
+HAND_POSITIONS = list(NAMED.values())
 
 
 # Sanity of the hand-built positions, by the independent reading -------------------------------
 
-@pytest.mark.parametrize("text", HAND_POSITIONS)
+@pytest.mark.parametrize("text", HAND_POSITIONS, ids=list(NAMED))
 def test_hand_positions_are_crosscut_free_and_undecided(text):
     b, n = parse_board(text)
     assert crosscuts(b, n) == []
@@ -220,10 +222,10 @@ def test_hand_expectations_agree_with_the_independent_reading():
 # The move sets --------------------------------------------------------------------------------
 
 def _cases():
-    for text in HAND_POSITIONS:
+    for name, text in NAMED.items():
         mover = text.rsplit("mover:", 1)[1].strip()
-        yield text, mover
-        yield transposed_swapped(text, mover)
+        yield pytest.param(text, mover, id=name)
+        yield pytest.param(*transposed_swapped(text, mover), id=f"{name}-transposed")
 
 
 @pytest.mark.parametrize("text,mover", list(_cases()))
@@ -631,6 +633,40 @@ def test_no_swap_for_blue_after_declining_it():
         state.play("swap")
 
 
+def test_pie_is_not_reopened_after_loading_a_position():
+    """A loaded position plays on like the one it was saved from: only the second player's
+    first move may be a swap, whatever position text the game was resumed from."""
+    game = mincut(5, pie=True)
+    first = game.initial_state().play("c3")
+    loaded = game.from_text(first.to_text())
+    assert names(loaded.legal_moves()) == names(first.legal_moves())
+    played, replayed = first.play("b2"), loaded.play("b2")
+    assert "swap" not in names(played.legal_moves())
+    assert names(replayed.legal_moves()) == names(played.legal_moves())
+    assert replayed.to_text() == played.to_text()
+    # a middle game resumed from text: Blue's move must not offer Red a swap
+    middle = """\
+. . . . .
+. R . . .
+. . R . .
+. B . . .
+. . . . .
+mover: Blue
+"""
+    state = game.from_text(middle)
+    assert "swap" not in names(state.legal_moves())
+    after = state.play("e5")
+    assert after.mover == "Red"
+    assert "swap" not in names(after.legal_moves())
+    with pytest.raises(IllegalMoveError):
+        after.play("swap")
+    # after the swap was taken, saved and resumed
+    swapped = first.play("swap")
+    resumed = game.from_text(swapped.to_text()).play("b2")
+    assert resumed.mover == "Red"
+    assert "swap" not in names(resumed.legal_moves())
+
+
 def test_no_swap_without_the_pie_option():
     state = mincut(5).initial_state().play("c3")
     assert "swap" not in names(state.legal_moves())
@@ -638,9 +674,23 @@ def test_no_swap_without_the_pie_option():
         state.play("swap")
 
 
-# 7. Position text -----------------------------------------------------------------------------
+# 7. Options and position text
 
-@pytest.mark.parametrize("text", HAND_POSITIONS + [FULL])
+def test_options_and_names():
+    game = mincut(6)
+    assert game.name == "Mincut"
+    assert game.players == ("Red", "Blue")
+    assert game.options == {"size": 6, "pie": False}
+    assert game.sites[:2] == ("a6", "b6") and game.sites[-1] == "f1" and len(game.sites) == 36
+    assert load_game(GAME).options["size"] == 8
+    for bad in ({"size": 2}, {"size": 27}, {"pie": "maybe"}, {"colour": 1}):
+        with pytest.raises(GameError):
+            load_game(GAME, **bad)
+
+
+# Position text -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", HAND_POSITIONS + [FULL], ids=[*NAMED, "full"])
 def test_to_text_round_trips(text):
     n = parse_board(text)[1]
     game = mincut(n)

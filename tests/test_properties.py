@@ -14,16 +14,19 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreter import GameError, IllegalMoveError, load_game
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
-FAST = settings(max_examples=25, deadline=None, database=None,
+# Shrinking a random game is slow and rarely makes it clearer (the assertion messages show the
+# position), so these tests only generate.
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate)
+FAST = settings(max_examples=25, deadline=None, database=None, phases=PHASES,
                 suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=60, deadline=None, database=None,
+SLOW = settings(max_examples=60, deadline=None, database=None, phases=PHASES,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -34,6 +37,10 @@ def game(name: str, **options: object):
 
 # Which games, with which options. Hex is played on small boards (2 to 6), with and without pie.
 CLASSICS = ["tictactoe", "connectfour", "hex", "reversi", "breakthrough"]
+# The same, with the games whose every-move checks take seconds marked slow.
+CLASSICS_HEAVY = ["tictactoe", "connectfour", "hex",
+                  pytest.param("reversi", marks=pytest.mark.slow),
+                  pytest.param("breakthrough", marks=pytest.mark.slow)]
 
 
 @st.composite
@@ -345,8 +352,8 @@ def test_legal_moves_match_an_independent_referee(name: str, data: st.DataObject
         raise AssertionError(f"no end after {ref.bound()} moves")
 
 
-@pytest.mark.parametrize("name", CLASSICS)
-@FAST
+@pytest.mark.parametrize("name", CLASSICS_HEAVY)
+@settings(FAST, max_examples=12)
 @given(data=st.data(), rng=st.randoms(use_true_random=False))
 def test_every_legal_move_can_be_played(name: str, data: st.DataObject,
                                         rng: random.Random) -> None:
@@ -416,7 +423,7 @@ def test_any_position_text_is_read_or_refused(name: str, data: st.DataObject) ->
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [7, 11])
-@settings(max_examples=10, deadline=None, database=None)
+@settings(FAST, max_examples=10)
 @given(rng=st.randoms(use_true_random=False), pie=st.booleans())
 def test_big_hex_games_have_a_connected_winner(size: int, rng: random.Random,
                                                pie: bool) -> None:
