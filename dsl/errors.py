@@ -36,10 +36,10 @@ class Diagnostic:
 
 def source_excerpt(text: str, span: Span) -> list[str]:
     """The source line of `span` and a caret line marking its columns (on one line)."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # the lexer counts lines by "\n" only
     if not 1 <= span.line <= len(lines):
         return []
-    line = lines[span.line - 1].expandtabs(1)
+    line = lines[span.line - 1].removesuffix("\r").expandtabs(1)
     start = max(span.column - 1, 0)
     if span.end_line == span.line and span.end_column > span.column:
         width = span.end_column - span.column

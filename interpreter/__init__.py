@@ -32,9 +32,29 @@ def parse_game(text: str, source: str = "<string>", **options: object) -> Game:
                        strict=False)
     errors = expansion.errors + check(expansion.game, stdlib.REGISTRY)
     if errors:
-        errors.sort(key=lambda d: (d.span.path != source, d.span.line, d.span.column))
-        raise RuleError(errors, text)
-    return compile_game(expansion, stdlib.REGISTRY, text)  # type: ignore[no-any-return]
+        raise RuleError(located(errors, source), text)
+    try:
+        return compile_game(expansion, stdlib.REGISTRY, text)  # type: ignore[no-any-return]
+    except RuleError as exc:
+        raise RuleError(located(exc.diagnostics, source), text) from None
+
+
+def located(errors: list[Diagnostic], source: str) -> list[Diagnostic]:
+    """The errors in source order, each placed in the game file: one inside a library define
+    is reported where the game file uses it, with a note naming the place in the library."""
+    out = []
+    for d in errors:
+        span = d.span
+        if span.path != source:
+            call = span.via
+            while call is not None and call[1].path != source:
+                call = call[1].via
+            if call is not None:
+                d = Diagnostic(call[1], d.message, d.severity,
+                               note=f'in define "{call[0]}", at {span.path}:{span.line}:'
+                                    f"{span.column}")
+        out.append(d)
+    return sorted(out, key=lambda d: (d.span.path != source, d.span.line, d.span.column))
 
 
 def load_game(path: str | Path, **options: object) -> Game:

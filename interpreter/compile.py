@@ -55,6 +55,7 @@ class Compiler:
     def form(self, node: Form, expected: DslType) -> Any:
         spec, args = resolve(node, self.registry)
         assert isinstance(spec, LudemeSpec)
+        errors_before = len(self.diagnostics)
         positional = [p for p in spec.params if not p.keyword]
         call_args: list[Any] = []
         i = 0
@@ -67,24 +68,28 @@ class Compiler:
         for kw in node.kwargs:
             p = spec.keywords[kw.name]
             kwargs[p.py_name] = self.compile(kw.value, p.type)
+        if len(self.diagnostics) > errors_before:
+            return None  # an argument is wrong and already reported
         if spec.needs_env:
             if self.env is None:
                 self.error(node.head_span, f"({spec.name} ...) cannot be used here")
                 return None
-            saved, self.env.span = self.env.span, node.span
-            try:
-                value = spec.fn(self.env, *call_args, **kwargs)
-            except ValueError as exc:
-                self.error(node, str(exc))
-                return None
-            finally:
+            call_args.insert(0, self.env)
+        saved = self.env.span if self.env is not None else None
+        if self.env is not None:
+            self.env.span = node.span
+        try:
+            value = spec.fn(*call_args, **kwargs)
+        except ValueError as exc:
+            self.error(node, str(exc))
+            return None
+        except Exception as exc:  # a ludeme's own failure: say where, never a traceback
+            self.error(node, f"({spec.name} ...) cannot be built here: "
+                       f"{type(exc).__name__}: {exc}")
+            return None
+        finally:
+            if self.env is not None:
                 self.env.span = saved
-        else:
-            try:
-                value = spec.fn(*call_args, **kwargs)
-            except ValueError as exc:
-                self.error(node, str(exc))
-                return None
         if callable(value) and not isinstance(value, type):
             try:
                 value.source = show(node)

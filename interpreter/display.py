@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from interpreter.game import Game, State
-from interpreter.text import render_board, row_indents
+from interpreter.text import decision_number, render_board, row_indents
 
 
 def draw(game: Game, state: State) -> str:
@@ -33,7 +33,7 @@ def status(game: Game, state: State) -> str:
         return f"Game over: {state.winner} wins ({state.reason})."
     extra = []
     if state.step:
-        extra.append(f"decision {state.step + 1} of this turn")
+        extra.append(f"decision {decision_number(game, state)} of this turn")
     if state.swapped:
         extra.append("sides swapped")
     tail = f" ({', '.join(extra)})" if extra else ""

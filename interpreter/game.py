@@ -142,12 +142,9 @@ class Game:
         board = [EMPTY] * len(self.sites)
         if start is None:
             return board
-        ctx = Ctx(board, 0, None, self.env, self.owner)
         for setup in start.setups:
-            role = setup.role(ctx)  # type: ignore[operator]
-            value = self.env.piece_of(role)
-            for s in setup.sites(ctx):  # type: ignore[operator]
-                board[s] = value
+            for s in setup.sites:
+                board[s] = setup.value
         return board
 
     # States --------------------------------------------------------------------------------

@@ -45,9 +45,7 @@ def render_position(game: Game, state: State) -> str:
     if state.phase != len(game.phases) - 1:
         lines.append(f"phase: {game.phases[state.phase].name}")
     if state.step:
-        decision = sum(1 for is_decision, _ in game.turns[state.phase][:state.step + 1]
-                       if is_decision)
-        lines.append(f"decision: {decision}")
+        lines.append(f"decision: {decision_number(game, state)}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
     if game.pie and state.pie_open != default_pie(game, state.board, state.to_move,
@@ -64,6 +62,11 @@ def render_position(game: Game, state: State) -> str:
         if text is not None:
             lines.append(f"{mem.key}: {text}")
     return "\n".join(lines) + "\n"
+
+
+def decision_number(game: Game, state: State) -> int:
+    """Which decision of the turn the mover is at, counting from 1 (automatic steps aside)."""
+    return sum(1 for is_decision, _ in game.turns[state.phase][:state.step + 1] if is_decision)
 
 
 def default_pie(game: Game, board: list[int], to_move: int, swapped: bool) -> bool:
@@ -175,7 +178,9 @@ def parse_position(game: Game, text: str) -> State:
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase)
-    return game.settle(state, (to_move - 1) % len(game.players))
+    if step:  # in the middle of a turn: the end conditions are judged when the turn ends
+        return state
+    return game.settle(state, game.previous(to_move))
 
 
 def _int_key(keys: dict[str, tuple[int, str]], name: str, default: int, low: int,

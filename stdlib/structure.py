@@ -10,6 +10,7 @@ import networkx as nx
 from dsl import types as t
 from stdlib.boards import Board
 from stdlib.registry import ludeme
+from stdlib.runtime import NEUTRAL, Ctx, Env
 from stdlib.types import Annotated, Cond, Direction, Effect, Moves, Region, ResultExpr, RoleExpr
 
 Section = Annotated[object, t.SECTION]
@@ -62,9 +63,8 @@ class PiecesSection:
 
 @dataclass(frozen=True)
 class Setup:
-    role: object  # RoleExpr or a piece name
-    piece: str | None
-    sites: object  # Region
+    value: int  # the board value put on each site
+    sites: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -194,11 +194,24 @@ def start(*setups: SetupT) -> Section:
 
 
 @ludeme("put")
-def put(role: RoleExpr, sites: Region) -> SetupT:
-    """In the start position, one of role's pieces on each of the sites.
+def put(env: Env, role: RoleExpr, sites: Region) -> SetupT:
+    """In the start position, one of role's pieces on each of the sites (Neutral: the first
+    neutral piece declared in (pieces ...)).
 
     (put "Black" (sites Row 1 2))"""
-    return Setup(role, None, sites)
+    probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
+    who = role(probe)
+    fixed = getattr(sites, "static", None)
+    if fixed is None:
+        env.error("the start position needs sites that do not depend on the position")
+        fixed = frozenset()
+    if who == NEUTRAL:
+        neutral = [p.value for p in env.pieces if p.owner == NEUTRAL]
+        if not neutral:
+            env.error("(put Neutral ...) needs a neutral piece declared in (pieces ...)")
+            return Setup(0, frozenset())
+        return Setup(neutral[0], fixed)
+    return Setup(env.piece_of(who), fixed)
 
 
 @ludeme("play")

@@ -1,0 +1,265 @@
+"""Game records: a game's moves in a text file, replayed and checked move by move.
+
+A record names the game file, the SHA-256 of its text and every option in force, then lists
+the moves, one decision per line, in notation. `#` starts a comment, on a line of its own or
+after a move::
+
+    # ludeme record
+    game: tictactoe.game
+    sha256: 5c1b...e0
+    b2
+    a1   # O takes a corner
+    # result: X wins (...)
+
+The `game:` path is relative to the record's own directory (or absolute); when no file is
+there, it is tried relative to the current directory. A record whose game file has changed
+since it was made (another hash) is refused: its moves might mean something else now.
+
+Every problem is a `RecordError` located as `record:line: message`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from dsl.errors import GameError, RuleError
+from interpreter import parse_game
+from interpreter.game import Game, State
+
+MAGIC = "# ludeme record"
+
+
+class RecordError(GameError):
+    """A record that cannot be read or replayed; `str()` is `record:line: message`."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.message = message
+        super().__init__(f"{source}:{line}: {message}")
+
+
+def text_hash(text: str) -> str:
+    """The SHA-256 (hex) of a game file's text, as UTF-8."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def format_option(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass
+class Record:
+    """A parsed record: where each header value and move came from (line numbers)."""
+
+    source: str
+    game: str = ""
+    game_line: int = 0
+    sha256: str = ""
+    sha256_line: int = 0
+    options: dict[str, str] = field(default_factory=dict)
+    option_lines: dict[str, int] = field(default_factory=dict)
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (line number, notation)
+    end_line: int = 1  # the last line, for errors about the whole file
+
+    def game_path(self) -> Path:
+        """The game file: beside the record, else relative to the current directory."""
+        path = Path(self.game)
+        if path.is_absolute():
+            return path
+        beside = Path(self.source).parent / path
+        return beside if beside.exists() or not path.exists() else path
+
+
+def parse_record(text: str, source: str = "<record>") -> Record:
+    """The header and moves of a record's text; RecordError for a malformed header."""
+    rec = Record(source)
+    in_moves = False
+    lines = text.splitlines()
+    rec.end_line = max(len(lines), 1)
+    for number, raw in enumerate(lines, start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, colon, value = line.partition(":")
+        if colon and not in_moves:
+            key, value = key.strip().lower(), value.strip()
+            if key == "game":
+                if rec.game:
+                    raise RecordError(source, number, "'game:' given twice")
+                if not value:
+                    raise RecordError(source, number, "'game:' needs the game file's path")
+                rec.game, rec.game_line = value, number
+            elif key == "sha256":
+                if rec.sha256:
+                    raise RecordError(source, number, "'sha256:' given twice")
+                if len(value) != 64 or any(c not in "0123456789abcdef" for c in value.lower()):
+                    raise RecordError(source, number, "'sha256:' needs 64 hexadecimal digits")
+                rec.sha256, rec.sha256_line = value.lower(), number
+            elif key == "option":
+                name, eq, val = value.partition("=")
+                name, val = name.strip(), val.strip()
+                if not eq or not name:
+                    raise RecordError(source, number, f"option {value!r}: write it as "
+                                      "'option: NAME=VALUE'")
+                if name in rec.options:
+                    raise RecordError(source, number, f"option {name!r} given twice")
+                rec.options[name] = val
+                rec.option_lines[name] = number
+            else:
+                raise RecordError(source, number, f"unknown header key {key!r} (keys: game, "
+                                  "sha256, option)")
+            continue
+        if colon:
+            raise RecordError(source, number, f"{line!r}: header lines ('key: value') must "
+                              "come before the moves")
+        if not rec.game:
+            raise RecordError(source, number, "the record must begin with 'game:' and "
+                              "'sha256:' lines before the moves")
+        if len(line.split()) > 1:
+            raise RecordError(source, number, f"{line!r}: one move per line")
+        in_moves = True
+        rec.moves.append((number, line))
+    if not rec.game:
+        raise RecordError(source, 1, "no 'game:' line: this is not a ludeme record")
+    if not rec.sha256:
+        raise RecordError(source, rec.game_line, "no 'sha256:' line (the hash of the game "
+                          "file's text)")
+    return rec
+
+
+def load_record_game(rec: Record, game_file: str | Path | None = None) -> Game:
+    """Load the game a record names (or `game_file` instead) with the record's options, after
+    checking that the file's text has the record's hash."""
+    path = Path(game_file) if game_file is not None else rec.game_path()
+    line = rec.game_line
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise RecordError(rec.source, line, f"cannot read the game file {path}: {why}") \
+            from None
+    if text_hash(text) != rec.sha256:
+        raise RecordError(rec.source, rec.sha256_line, f"the game file {path} has changed "
+                          "since this record was made (its sha256 differs)")
+    try:
+        return parse_game(text, str(path), **rec.options)
+    except RuleError as exc:  # an option the game refuses is the record's fault: say where
+        for d in exc.diagnostics:
+            for name, number in rec.option_lines.items():
+                if re.search(rf"\boption '?{re.escape(name)}\b", d.message):
+                    raise RecordError(rec.source, number, d.message) from None
+        raise
+
+
+def replay(rec: Record, game: Game) -> list[State]:
+    """Every state of the recorded game, from the initial one; RecordError at the first move
+    that does not parse or is not legal."""
+    states = [game.initial_state()]
+    for number, text in rec.moves:
+        try:
+            states.append(states[-1].play(text))
+        except GameError as exc:
+            raise RecordError(rec.source, number, str(exc)) from None
+    return states
+
+
+def read_record(path: str | Path, game_file: str | Path | None = None
+                ) -> tuple[Game, list[State], Record]:
+    """Read, check and replay the record in a file: the game, its states and the record."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise RecordError(source, 1, f"cannot read the record: {why}") from None
+    rec = parse_record(text, source)
+    game = load_record_game(rec, game_file)
+    return game, replay(rec, game), rec
+
+
+def same_game(game: Game, rec: Record) -> str | None:
+    """Why `game` is not the game a record was made for, or None if it is."""
+    if text_hash(game.env.text or "") != rec.sha256:
+        return f"the record is for {rec.game} (another game file, or another version of it)"
+    mine = {k: format_option(v) for k, v in game.options.items()}
+    for name, value in rec.options.items():
+        if mine.get(name) != value:
+            return f"the record has option {name}={value}, this game {name}={mine.get(name)}"
+    return None
+
+
+def header(game: Game, game_path: str | Path, record_path: str | Path) -> str:
+    """A record's header for `game`, loaded from `game_path`, to be written at
+    `record_path` (the game's path is written relative to the record's directory)."""
+    where = Path(record_path).resolve().parent
+    try:
+        rel = os.path.relpath(Path(game_path).resolve(), where)
+    except ValueError:  # another drive (Windows)
+        rel = str(Path(game_path).resolve())
+    lines = [MAGIC, f"# {game.name}: {' vs '.join(game.players)}",
+             f"game: {Path(rel).as_posix()}", f"sha256: {text_hash(game.env.text or '')}"]
+    lines += [f"option: {k}={format_option(v)}" for k, v in game.options.items()]
+    return "\n".join(lines) + "\n"
+
+
+def result_comment(state: State) -> str:
+    """`# result: ...` for a finished game."""
+    if state.winner is None:
+        return f"# result: a draw ({state.reason})\n"
+    return f"# result: {state.winner} wins ({state.reason})\n"
+
+
+def format_record(game: Game, game_path: str | Path, record_path: str | Path,
+                  moves: list[str], final: State | None = None) -> str:
+    """A whole record: header, moves, and the result as a comment if the game is over."""
+    text = header(game, game_path, record_path) + "".join(m + "\n" for m in moves)
+    if final is not None and final.is_over:
+        text += result_comment(final)
+    return text
+
+
+def save_record(path: str | Path, game: Game, game_path: str | Path, moves: list[str],
+                final: State | None = None) -> None:
+    """Write a whole record, replacing the file in one step (a crash leaves the old one)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(format_record(game, game_path, target, moves, final), encoding="utf-8")
+    os.replace(tmp, target)
+
+
+class RecordWriter:
+    """Keeps a record file up to date while a game is played: each move is appended and
+    flushed as it is made; `rewrite` replaces the moves (after an undo or a load)."""
+
+    def __init__(self, path: str | Path, game: Game, game_path: str | Path,
+                 moves: list[str] | None = None) -> None:
+        self.path = Path(path)
+        self.game = game
+        self.game_path = game_path
+        self.file: IO[str] | None = None
+        self.rewrite(moves or [])
+
+    def append(self, move: str, after: State) -> None:
+        assert self.file is not None
+        self.file.write(move + "\n")
+        if after.is_over:
+            self.file.write(result_comment(after))
+        self.file.flush()
+
+    def rewrite(self, moves: list[str], final: State | None = None) -> None:
+        self.close()
+        save_record(self.path, self.game, self.game_path, moves, final)
+        self.file = self.path.open("a", encoding="utf-8")
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
