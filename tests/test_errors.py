@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+import stdlib
+from dsl.errors import GameError, RuleError
 from interpreter import Game, load_game, parse_game
 from interpreter import RuleError as InterpreterRuleError
-from dsl.errors import GameError, RuleError
 
 
 def tictactoe(*, before: str = "", players: str = '(player "X") (player "O")',
@@ -225,11 +226,13 @@ def test_define_called_with_the_wrong_number_of_arguments() -> None:
 
 
 def test_recursive_define_stops_with_an_error() -> None:
-    err = rule_error(tictactoe(before='(define "Loop" (not ("Loop")))\n', end='(if ("Loop") (draw))'))
+    err = rule_error(tictactoe(before='(define "Loop" (not ("Loop")))\n',
+                               end='(if ("Loop") (draw))'))
     assert_report(err, """
-        t.game:1:21: define "Loop" expands more than 40 levels deep (does it use itself?)
-            (define "Loop" (not ("Loop")))
-                                ^^^^^^^^
+    t.game:1:21: define "Loop" expands more than 40 levels deep (does it use itself?)
+        (define "Loop" (not ("Loop")))
+                            ^^^^^^^^
+      note: in define "Loop" used at t.game:1:21 (39 times); in define "Loop" used at t.game:6:12
     """)
 
 
@@ -355,6 +358,49 @@ def test_three_mistakes_give_three_located_errors() -> None:
         "t.game:5:28: unknown constant Mvoer for a Role (did you mean Mover?)",
     ]
     assert len(report) == 9  # each error: header, source line, caret
+
+
+def test_errors_of_expansion_and_of_checking_are_reported_together() -> None:
+    err = rule_error(tictactoe(play='(place ("Nope"))', end="(if (lnie 3) (win Mover))"))
+    assert_report(err, """
+        t.game:4:17: undefined define "Nope"
+              (play (place ("Nope")))
+                            ^^^^^^
+        t.game:5:13: unknown ludeme 'lnie' (did you mean "line"?)
+              (end (if (lnie 3) (win Mover))))
+                        ^^^^
+    """)
+
+
+def test_the_source_line_shown_is_the_line_reported() -> None:
+    # Only "\n" ends a line for the parser; a form feed or a Unicode line separator in a
+    # comment must not shift the source line printed under the message.
+    for odd in ["\f", "\u2028"]:
+        err = rule_error(f"// odd {odd} character\n" + tictactoe(board="(square 3) $"))
+        assert str(err).split("\n")[:2] == [
+            "t.game:4:21: unexpected character '$'",
+            "      (board (square 3) $)",
+        ], repr(odd)
+
+
+def test_misusing_a_shared_define_shows_the_lines_of_the_right_files() -> None:
+    # "Crosscut" is a define of the library (stdlib/patterns.lud): a Pattern, not a Region.
+    text = tictactoe(play='(place ("Crosscut"))')
+    err = rule_error(text)
+    assert "t.game:4:16" in str(err)  # where the mistake is: the use of the define
+    for d in err.diagnostics:
+        shown = d.format(text).split("\n")[1]
+        assert shown == "    " + line_of(d.span.path, d.span.line, text), d.format(text)
+
+
+def line_of(path: str, line: int, text: str) -> str:
+    """Line `line` of the file `path`: the game's own text ("t.game") or a library file."""
+    if path == "t.game":
+        source = text
+    else:
+        assert path.startswith("stdlib/"), path
+        source = (Path(stdlib.__file__).parent / path.removeprefix("stdlib/")).read_text()
+    return source.split("\n")[line - 1]
 
 
 def test_load_game_on_a_missing_file_is_a_rule_error(tmp_path: Path) -> None:
