@@ -12,6 +12,10 @@ Both stop at the same bound as `game.playout` (20 moves per site) when a game do
 Each rate is the median of `--runs` short runs. `load ms` is the median time of `load_game`
 (read, parse, expand, check, compile). The result is a Markdown table on stdout.
 
+A second table compares the interpreter with hand-written programs of the same rules
+(`benchmarks/reference/`: Hex 11x11 and Mincut 8x8), measured in the same run: the ratio is the
+interpreter's fast path divided by the hand-written rate.
+
 `--seconds` is the total measuring time for all games (default 40, so a run of the default
 games stays under a minute); it is shared equally among the games and the two ways. Every run
 plays at least one game, so a very slow game can take longer than its share.
@@ -33,8 +37,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.reference import hex as hex_reference  # noqa: E402
+from benchmarks.reference import mincut as mincut_reference  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.game import Game  # noqa: E402
+
+# Hand-written programs of the same rules as a game file, at the file's default size.
+REFERENCES: dict[str, tuple[Callable[[int, random.Random], tuple[int, int]], int]] = {
+    "hex.game": (hex_reference.playout, 11),
+    "mincut.game": (mincut_reference.playout, 8),
+}
 
 
 @dataclass
@@ -70,7 +82,7 @@ def measure(play: Callable[[Game, random.Random, int], int], game: Game, seconds
             runs: int, seed: int) -> tuple[float, list[int]]:
     """The median playouts per second over `runs` runs of about `seconds / runs` each, and the
     length of every game played."""
-    bound = 20 * len(game.sites)
+    bound = 20 * len(game.sites) if game is not None else 0
     budget = seconds / runs
     rates: list[float] = []
     lengths: list[int] = []
@@ -112,6 +124,29 @@ def benchmark(paths: list[str], seconds: float, runs: int, seed: int) -> list[Ro
     return rows
 
 
+def reference_rate(path: str, seconds: float, runs: int, seed: int) -> float:
+    """Median playouts per second of the hand-written program for the game file."""
+    play, size = REFERENCES[Path(path).name]
+
+    def one(_: object, rng: random.Random, __: int) -> int:
+        return play(size, rng)[1]
+
+    rate, _ = measure(one, None, seconds, runs, seed)  # type: ignore[arg-type]
+    return rate
+
+
+def comparison(rows: list[Row], seconds: float, runs: int, seed: int) -> str:
+    """Interpreted against hand-written, for the games that have a reference program."""
+    lines = ["| game | hand-written playouts/s | interpreted (fast path) | ratio |",
+             "|------|------------------------:|------------------------:|------:|"]
+    for row in rows:
+        if Path(row.path).name in REFERENCES:
+            ref = reference_rate(row.path, seconds, runs, seed)
+            lines.append(f"| {row.name} | {_rate(ref)} | {_rate(row.fast_rate)} | "
+                         f"{row.fast_rate / ref:.2f} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def _rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
@@ -151,7 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"no game files match {args.games}", file=sys.stderr)
         return 1
-    print(table(benchmark(paths, args.seconds, args.runs, args.seed)))
+    rows = benchmark(paths, args.seconds, args.runs, args.seed)
+    print(table(rows))
+    versus = comparison(rows, args.seconds / (2 * len(paths)), args.runs, args.seed)
+    if versus:
+        print()
+        print(versus)
     return 0
 
 

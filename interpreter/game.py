@@ -264,6 +264,9 @@ class Game:
             return "swap is allowed only as the second player's first move"
         if kind == "pass":
             return f"passing is not allowed while there are other moves ({len(moves)} legal)"
+        if kind in ("place", "move") and sites[-1] in self.env.special_symbol:
+            special = [k for k, v in self.env.specials.items() if sites[-1] in v]
+            return f"{names[sites[-1]]} is the {special[0]}, where no piece ever stands"
         if kind == "place" and state.board[sites[0]] != EMPTY:
             return f"{names[sites[0]]} is occupied"
         if kind == "move":
@@ -333,10 +336,15 @@ class Game:
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
-                state: State | None = None) -> tuple[State, int]:
+                state: State | None = None, record: list[str] | None = None
+                ) -> tuple[State, int]:
         """Play random moves until the game ends, no move is possible, or `max_plies` moves
         have been made (default: 20 times the number of sites). Returns the final state and
-        the number of moves made."""
+        the number of moves made; the moves' notation is appended to `record` if given.
+
+        The moves chosen are exactly those of `rng.choice(state.legal_moves())` at each
+        step, so a seed gives the same game either way; this loop is faster because it never
+        makes the Moves it does not play."""
         rng = rng or random.Random()
         state = state or self.initial_state()
         bound = max_plies if max_plies is not None else 20 * len(self.sites)
@@ -347,6 +355,9 @@ class Game:
             moves = self._moves(state)
             if not moves:
                 break
-            state = self.apply(state, rng.choice(moves))
+            move = rng.choice(moves)
+            if record is not None:
+                record.append(str(move))
+            state = self.apply(state, move)
             plies += 1
         return state, plies

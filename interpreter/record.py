@@ -159,41 +159,63 @@ def load_record_game(rec: Record, game_file: str | Path | None = None) -> Game:
         raise
 
 
-def replay(rec: Record, game: Game) -> list[State]:
-    """Every state of the recorded game, from the initial one; RecordError at the first move
-    that does not parse or is not legal."""
+def replay(rec: Record, game: Game) -> tuple[list[State], list[str]]:
+    """Every state of the recorded game from the initial one, and the moves in canonical
+    notation; RecordError at the first move that does not parse or is not legal."""
     states = [game.initial_state()]
+    moves: list[str] = []
     for number, text in rec.moves:
         try:
-            states.append(states[-1].play(text))
+            move = game.find(states[-1], text)
         except GameError as exc:
             raise RecordError(rec.source, number, str(exc)) from None
-    return states
+        states.append(game.apply(states[-1], move))
+        moves.append(str(move))
+    return states, moves
 
 
-def read_record(path: str | Path, game_file: str | Path | None = None
-                ) -> tuple[Game, list[State], Record]:
-    """Read, check and replay the record in a file: the game, its states and the record."""
+def read_record(path: str | Path) -> Record:
+    """Read and parse the record in a file (the moves are not checked yet)."""
     source = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or str(exc)
         raise RecordError(source, 1, f"cannot read the record: {why}") from None
-    rec = parse_record(text, source)
+    return parse_record(text, source)
+
+
+def load_record(path: str | Path, game_file: str | Path | None = None
+                ) -> tuple[Game, list[State], list[str]]:
+    """Read, check and replay the record in a file: the game, its states and its moves."""
+    rec = read_record(path)
     game = load_record_game(rec, game_file)
-    return game, replay(rec, game), rec
+    states, moves = replay(rec, game)
+    return game, states, moves
 
 
-def same_game(game: Game, rec: Record) -> str | None:
-    """Why `game` is not the game a record was made for, or None if it is."""
+def check_same_game(game: Game, rec: Record) -> None:
+    """RecordError unless `game` is the game a record was made for: the same file text and
+    the same options (an option the record leaves out has its default)."""
     if text_hash(game.env.text or "") != rec.sha256:
-        return f"the record is for {rec.game} (another game file, or another version of it)"
+        raise RecordError(rec.source, rec.sha256_line, f"the record is for {rec.game}, not "
+                          f"this game (or another version of its file)")
     mine = {k: format_option(v) for k, v in game.options.items()}
     for name, value in rec.options.items():
-        if mine.get(name) != value:
-            return f"the record has option {name}={value}, this game {name}={mine.get(name)}"
-    return None
+        if name not in mine:
+            raise RecordError(rec.source, rec.option_lines[name], f"this game has no option "
+                              f"{name!r}")
+        if mine[name] != value:
+            raise RecordError(rec.source, rec.option_lines[name], f"the record is for "
+                              f"{name}={value}, this game has {name}={mine[name]}")
+    missing = [k for k in mine if k not in rec.options]
+    if missing:
+        defaults = parse_game(game.env.text or "", "<record>").options
+        for name in missing:
+            if format_option(defaults[name]) != mine[name]:
+                raise RecordError(rec.source, rec.game_line, f"the record is for "
+                                  f"{name}={format_option(defaults[name])} (the default), "
+                                  f"this game has {name}={mine[name]}")
 
 
 def header(game: Game, game_path: str | Path, record_path: str | Path) -> str:

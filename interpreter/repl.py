@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import cmd
 import sys
+import time
+from pathlib import Path
 from typing import IO
 
 from dsl.errors import GameError
 from interpreter.agents import Agent
 from interpreter.display import draw, status
 from interpreter.game import Game, State
+from interpreter.record import RecordWriter, check_same_game, read_record, replay, save_record
 
 
 class Repl(cmd.Cmd):
@@ -17,13 +20,22 @@ class Repl(cmd.Cmd):
     decisions may be typed on one line, separated by spaces."""
 
     def __init__(self, game: Game, agents: dict[str, Agent] | None = None,
-                 stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
+                 stdin: IO[str] | None = None, stdout: IO[str] | None = None, *,
+                 recorder: RecordWriter | None = None, history: list[State] | None = None,
+                 moves: list[str] | None = None) -> None:
+        """`agents` maps a role to the agent playing the person who starts with that role
+        (after a pie swap, that person holds the other role). `recorder` keeps a record file
+        up to date; `history` and `moves` resume a game (states from the initial one, and
+        the moves between them)."""
         super().__init__(stdin=stdin, stdout=stdout)
         if stdin is not None:
             self.use_rawinput = False
         self.game = game
         self.agents = agents or {}
-        self.history: list[State] = [game.initial_state()]
+        self.recorder = recorder
+        self.history: list[State] = history or [game.initial_state()]
+        self.moves: list[str] = moves or []
+        assert len(self.moves) == len(self.history) - 1
         self.prompt = "> "
         self.intro = (f"{game.name}: {' vs '.join(game.players)}. Type a move, 'moves' for the "
                       "legal moves, 'help' for commands.")
@@ -46,15 +58,37 @@ class Repl(cmd.Cmd):
         self.say(draw(self.game, self.state))
         self.say(status(self.game, self.state))
 
+    def agent_to_move(self) -> Agent | None:
+        """The agent of the person to move, if the computer plays them."""
+        state = self.state
+        if state.is_over:
+            return None
+        role = state.to_move
+        if state.swapped and len(self.game.players) == 2:
+            role = 1 - role  # the people have exchanged roles
+        return self.agents.get(self.game.players[role])
+
+    def push(self, move: str, state: State) -> None:
+        """Add a move and the state after it to the game (and to the record)."""
+        self.history.append(state)
+        self.moves.append(move)
+        if self.recorder is not None:
+            self.recorder.append(move, state)
+
     def run_agents(self) -> None:
-        while not self.state.is_over and self.state.mover in self.agents:
-            agent = self.agents[self.state.mover or ""]
+        while (agent := self.agent_to_move()) is not None:
             if not self.state.legal_moves():
                 self.say(f"{self.state.mover} has no legal move.")
                 return
+            start = time.perf_counter()
             move = agent.choose(self.state)
-            self.say(f"{self.state.mover} ({agent.name}) plays {move}")
-            self.history.append(self.state.play(move))
+            seconds = time.perf_counter() - start
+            line = f"{self.state.mover} ({agent.name}) plays {move}"
+            report = getattr(agent, "report", None)
+            if report is not None:  # an agent that searches: how long, and what it found
+                line += f" after {seconds:.1f} s ({report})"
+            self.say(line)
+            self.push(str(move), self.game.apply(self.state, self.game.find(self.state, move)))
             self.show()
 
     def onecmd(self, line: str) -> bool:
@@ -77,15 +111,17 @@ class Repl(cmd.Cmd):
             self.say(f"error: {line.strip()!r} is not a command or a move (type 'help')")
             return False
         state = self.state
-        new: list[State] = []
+        new: list[tuple[str, State]] = []
         for i, word in enumerate(words):
             if i and state.mover != self.state.mover:
                 self.say(f"error: {word}: {' '.join(words[:i])} already ended "
                          f"{self.state.mover}'s turn; nothing was played")
                 return False
-            state = state.play(word)  # IllegalMoveError is reported by onecmd; nothing kept
-            new.append(state)
-        self.history.extend(new)
+            move = self.game.find(state, word)  # IllegalMoveError: reported by onecmd
+            state = self.game.apply(state, move)
+            new.append((str(move), state))
+        for move_text, after in new:
+            self.push(move_text, after)
         self.show()
         self.run_agents()
         return False
@@ -112,10 +148,65 @@ class Repl(cmd.Cmd):
             self.say("nothing to undo")
             return
         self.history.pop()
-        while len(self.history) > 1 and self.state.mover in self.agents:
+        while len(self.history) > 1 and self.agent_to_move() is not None:
             self.history.pop()
+        del self.moves[len(self.history) - 1:]
+        if self.recorder is not None:
+            self.recorder.rewrite(self.moves)
         self.show()
         self.run_agents()  # at the start, the computer may be the one to move
+
+    def do_save(self, arg: str) -> None:
+        """save FILE: write the game so far as a record."""
+        path = arg.strip()
+        if not path:
+            self.say("error: save needs a file name: save FILE")
+            return
+        game_file = self.game_file()
+        try:
+            save_record(path, self.game, game_file, self.moves, self.state)
+        except OSError as exc:
+            self.say(f"error: cannot write {path}: {exc.strerror or exc}")
+            return
+        self.say(f"saved {len(self.moves)} moves to {path}")
+
+    def do_load(self, arg: str) -> None:
+        """load FILE: replace the game by the one in a record (of this game)."""
+        path = arg.strip()
+        if not path:
+            self.say("error: load needs a file name: load FILE")
+            return
+        rec = read_record(path)  # RecordError (a GameError): reported by onecmd
+        check_same_game(self.game, rec)
+        states, moves = replay(rec, self.game)
+        self.history, self.moves = states, moves
+        if self.recorder is not None:
+            self.recorder.rewrite(self.moves, self.state)
+        self.say(f"loaded {len(moves)} moves from {path}")
+        self.show()
+        self.run_agents()
+
+    def do_svg(self, arg: str) -> None:
+        """svg FILE: draw the position as an SVG picture."""
+        from interpreter.svg import render_svg
+
+        path = arg.strip()
+        if not path:
+            self.say("error: svg needs a file name: svg FILE")
+            return
+        try:
+            Path(path).write_text(render_svg(self.state), encoding="utf-8")
+        except OSError as exc:
+            self.say(f"error: cannot write {path}: {exc.strerror or exc}")
+            return
+        self.say(f"wrote {path}")
+
+    def game_file(self) -> str:
+        """The file the game was loaded from (records name it)."""
+        path = self.game.expansion.game.span.path
+        if not Path(path).is_file():
+            raise GameError(f"the game was not loaded from a file ({path}); records need one")
+        return path
 
     def do_help(self, arg: str) -> None:
         """help: list the commands."""
@@ -126,6 +217,8 @@ class Repl(cmd.Cmd):
         self.say("  moves     list the legal moves")
         self.say("  show      draw the board ('show text' for the position text)")
         self.say("  undo      take back the last move")
+        self.say("  save F    write the game to the record file F; 'load F' reads one back")
+        self.say("  svg F     draw the position as an SVG picture in the file F")
         self.say("  help      this list")
         self.say("  quit      leave")
 
@@ -140,10 +233,16 @@ class Repl(cmd.Cmd):
         return True
 
 
-def run(game: Game, agents: dict[str, Agent] | None = None) -> int:
-    repl = Repl(game, agents, stdin=None if sys.stdin.isatty() else sys.stdin)
+def run(game: Game, agents: dict[str, Agent] | None = None, *,
+        recorder: RecordWriter | None = None, history: list[State] | None = None,
+        moves: list[str] | None = None) -> int:
+    repl = Repl(game, agents, stdin=None if sys.stdin.isatty() else sys.stdin,
+                recorder=recorder, history=history, moves=moves)
     try:
         repl.cmdloop()
     except KeyboardInterrupt:
         repl.say("")
+    finally:
+        if recorder is not None:
+            recorder.close()
     return 0

@@ -1,0 +1,176 @@
+"""Pictures of positions: an SVG drawing of any state on a square or hex board.
+
+Cells are squares or hexagons centred on the topology's `xy` coordinates (hex neighbours are
+one unit apart); pieces are circles in their role's colour (a neutral colour for pieces no
+role owns; terrain under a piece tints its cell); special sites such as Mineway's mine get a
+marker; coordinates are written around the board (and in the empty cells of hex boards,
+whose letters count from each row's left end); the sites changed by the last turn are
+outlined when known.
+
+Every element has a class, so a picture can be restyled or checked: `cell`, `terrain`,
+`piece`, `special`, `last`, `coord`, `status`. Pieces carry `data-site` and `data-piece`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from xml.sax.saxutils import escape, quoteattr
+
+from interpreter.display import status
+from interpreter.game import State
+from stdlib.runtime import EMPTY
+
+# Colours for roles named after one (or after a material), else a palette by role order.
+NAMED_COLOURS = {
+    "red": "#d62728", "blue": "#1f5fb4", "black": "#222222", "white": "#fafafa",
+    "yellow": "#f2c80f", "green": "#2ca02c", "orange": "#ff7f0e", "purple": "#8e44ad",
+    "brown": "#8c564b", "pink": "#e377c2", "grey": "#7f7f7f", "gray": "#7f7f7f",
+    "silver": "#c0c4cc", "gold": "#d4a017", "concrete": "#c9c9c0", "asphalt": "#3b3b3b",
+}
+PALETTE = ("#d62728", "#1f5fb4", "#2ca02c", "#ff7f0e", "#8e44ad", "#8c564b")
+NEUTRAL = "#c8a878"  # pieces no role owns (e.g. Mattock's tiles)
+BOARD = "#f3ecd8"
+LINE = "#8a7f6a"
+LAST = "#ff7f0e"
+SPECIAL = "#555555"
+
+
+def role_colour(name: str, index: int) -> str:
+    """The colour of a role: its name's colour if it is one, else the palette's."""
+    return NAMED_COLOURS.get(name.lower(), PALETTE[index % len(PALETTE)])
+
+
+def _dark(colour: str) -> bool:
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128
+
+
+def _num(v: float) -> str:
+    """A coordinate, short: at most two decimals."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _points(points: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float = 40.0,
+               coordinates: bool = True, caption: bool = True) -> str:
+    """The position as an SVG document. `last` is the sites to outline (default: those the
+    last turn changed, when the state knows them); `cell` the size of a cell in pixels."""
+    game = state.game
+    env = game.env
+    topo = env.topology
+    hexes = topo.shape == "hex"
+    radius = cell / math.sqrt(3) if hexes else cell / 2  # centre to corner (hex: to tip)
+    half_w = cell / 2
+    half_h = radius if hexes else cell / 2
+    centres = [(x * cell, -y * cell) for x, y in topo.xy]
+    margin = cell * (0.9 if coordinates else 0.3)
+    xs = [c[0] for c in centres]
+    ys = [c[1] for c in centres]
+    left = min(xs) - half_w - margin
+    top = min(ys) - half_h - cell * 0.3
+    width = max(xs) + half_w + margin - left
+    bottom = max(ys) + half_h + (margin if coordinates and not hexes else cell * 0.3)
+    height = bottom - top + (cell * 0.8 if caption else 0)
+
+    def shape(s: int, scale: float = 1.0) -> list[tuple[float, float]]:
+        cx, cy = centres[s]
+        if hexes:
+            r = radius * scale
+            return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+                    for a in (-90, -30, 30, 90, 150, 210)]
+        h = cell / 2 * scale
+        return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" '
+           f'height="{_num(height)}" viewBox="{_num(left)} {_num(top)} {_num(width)} '
+           f'{_num(height)}" font-family="sans-serif">',
+           f"<title>{escape(game.name)}</title>",
+           f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" '
+           f'height="{_num(height)}" fill="white"/>']
+
+    colours = [NEUTRAL if p.owner < 0 or p.owner >= len(game.players)
+               else role_colour(game.players[p.owner], p.owner) for p in env.pieces]
+    special_name = {s: name for name, sites in env.specials.items() for s in sites}
+    board = state.board
+
+    # Cells, tinted by terrain under a piece.
+    for s in range(topo.size):
+        v = board[s]
+        terrain = env.pieces[v - 1].on if v != EMPTY else EMPTY
+        out.append(f'<polygon class="cell" data-site="{topo.names[s]}" '
+                   f'points="{_points(shape(s))}" fill="{BOARD}" stroke="{LINE}" '
+                   'stroke-width="1"/>')
+        if terrain != EMPTY:
+            out.append(f'<polygon class="terrain" points="{_points(shape(s, 0.92))}" '
+                       f'fill="{colours[terrain - 1]}"><title>'
+                       f"{escape(env.pieces[terrain - 1].name)}</title></polygon>")
+
+    # Coordinates.
+    if coordinates:
+        font = _num(cell * 0.3)
+        for row in topo.rows:
+            x, y = centres[row[0]]
+            number = topo.names[row[0]].lstrip("abcdefghijklmnopqrstuvwxyz")
+            out.append(f'<text class="coord" x="{_num(x - half_w - cell * 0.15)}" '
+                       f'y="{_num(y + cell * 0.1)}" font-size="{font}" fill="{LINE}" '
+                       f'text-anchor="end">{number}</text>')
+        if hexes:
+            small = _num(cell * 0.22)
+            for s in range(topo.size):
+                if board[s] == EMPTY and s not in special_name:
+                    x, y = centres[s]
+                    out.append(f'<text class="coord" x="{_num(x)}" y="{_num(y + cell * 0.08)}" '
+                               f'font-size="{small}" fill="#b5aa92" text-anchor="middle">'
+                               f"{topo.names[s]}</text>")
+        else:
+            for s in topo.rows[-1]:
+                x, y = centres[s]
+                letter = topo.names[s].rstrip("0123456789")
+                out.append(f'<text class="coord" x="{_num(x)}" '
+                           f'y="{_num(y + half_h + cell * 0.4)}" font-size="{font}" '
+                           f'fill="{LINE}" text-anchor="middle">{letter}</text>')
+
+    # Special sites.
+    for s, name in sorted(special_name.items()):
+        x, y = centres[s]
+        r = cell * 0.3
+        star = [(x + (r if i % 2 == 0 else r * 0.45) * math.cos(math.radians(-90 + 36 * i)),
+                 y + (r if i % 2 == 0 else r * 0.45) * math.sin(math.radians(-90 + 36 * i)))
+                for i in range(10)]
+        out.append(f'<polygon class="special" data-site="{topo.names[s]}" '
+                   f'points="{_points(star)}" fill="{SPECIAL}"><title>'
+                   f"{escape(name)} ({topo.names[s]})</title></polygon>")
+
+    # The last turn.
+    marked = state.last if last is None else tuple(last)
+    for s in sorted(set(marked or ())):
+        out.append(f'<polygon class="last" points="{_points(shape(s, 0.86))}" fill="none" '
+                   f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')
+
+    # Pieces.
+    for s in range(topo.size):
+        v = board[s]
+        if v == EMPTY:
+            continue
+        piece = env.pieces[v - 1]
+        x, y = centres[s]
+        fill = colours[v - 1]
+        edge = "#000000" if not _dark(fill) else "#555555"
+        site = topo.names[s]
+        out.append(f'<circle class="piece" data-site="{site}" data-piece={quoteattr(piece.name)} '
+                   f'cx="{_num(x)}" cy="{_num(y)}" r="{_num(cell * 0.36)}" fill="{fill}" '
+                   f'stroke="{edge}" stroke-width="1.5"><title>{escape(piece.name)} on {site}'
+                   "</title></circle>")
+
+    if caption:
+        text = f"{game.name}: {status(game, state)}"
+        out.append(f'<text class="status" x="{_num(left + width / 2)}" '
+                   f'y="{_num(top + height - cell * 0.3)}" font-size="{_num(cell * 0.32)}" '
+                   f'fill="#333333" text-anchor="middle">{escape(text)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
