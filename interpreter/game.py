@@ -96,6 +96,12 @@ class State:
     def __repr__(self) -> str:
         return f"<State of {self.game.name}, {self.mover or 'over'} to move>"
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it)."""
+        from interpreter.svg import render_svg
+
+        return render_svg(self)
+
     def in_hand(self, role: str) -> int | None:
         """How many of its pieces `role` has in hand (None when they are not counted)."""
         if not self.hands:
@@ -181,7 +187,9 @@ class Game:
     def settle(self, state: State, just_moved: int) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;
         record the result on the state (used once, while the state is being built)."""
-        ctx = Ctx(list(state.board), just_moved, state, self.env, self.owner)
+        # The conditions may change the board only for a moment (judging a move); it is
+        # always restored, so they work on the state's own board.
+        ctx = Ctx(state.board, just_moved, state, self.env, self.owner)
         ctx.last = state.last
         for i, rule in enumerate(self.end_rules):
             if rule.condition(ctx):  # type: ignore[operator]
@@ -207,7 +215,8 @@ class Game:
         """The legal moves as the generators give them (possibly a lazy sequence)."""
         if state.result is not None:
             return []
-        ctx = Ctx(list(state.board), state.to_move, state, self.env, self.owner)
+        # Generators change the board only to judge a move, and always restore it.
+        ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
         ctx.last = state.last
         ctx.explain = explain
         moves = self._decision(state.phase, state.step)(ctx)

@@ -8,7 +8,7 @@ whose letters count from each row's left end); the sites changed by the last tur
 outlined when known.
 
 Every element has a class, so a picture can be restyled or checked: `cell`, `terrain`,
-`piece`, `special`, `last`, `coord`, `status`. Pieces carry `data-site` and `data-piece`.
+`piece`, `symbol`, `special`, `last`, `coord`, `status`. Pieces carry `data-site` and `data-piece`.
 """
 
 from __future__ import annotations
@@ -74,6 +74,12 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     left = min(xs) - half_w - margin
     top = min(ys) - half_h - cell * 0.3
     width = max(xs) + half_w + margin - left
+    text = f"{game.name}: {status(game, state)}"
+    if caption:  # room for the caption (about 0.6 em per character)
+        wanted = len(text) * cell * 0.32 * 0.6 + cell * 0.4
+        if wanted > width:
+            left -= (wanted - width) / 2
+            width = wanted
     bottom = max(ys) + half_h + (margin if coordinates and not hexes else cell * 0.3)
     height = bottom - top + (cell * 0.8 if caption else 0)
 
@@ -146,13 +152,9 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
                    f'points="{_points(star)}" fill="{SPECIAL}"><title>'
                    f"{escape(name)} ({topo.names[s]})</title></polygon>")
 
-    # The last turn.
-    marked = state.last if last is None else tuple(last)
-    for s in sorted(set(marked or ())):
-        out.append(f'<polygon class="last" points="{_points(shape(s, 0.86))}" fill="none" '
-                   f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')
-
-    # Pieces.
+    # Pieces: circles; a piece others stand on (a tile) fills its cell.
+    terrains = {p.on for p in env.pieces if p.on != EMPTY}
+    lettered = {r for r, name in enumerate(game.players) if name.lower() not in NAMED_COLOURS}
     for s in range(topo.size):
         v = board[s]
         if v == EMPTY:
@@ -162,13 +164,28 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
         fill = colours[v - 1]
         edge = "#000000" if not _dark(fill) else "#555555"
         site = topo.names[s]
-        out.append(f'<circle class="piece" data-site="{site}" data-piece={quoteattr(piece.name)} '
-                   f'cx="{_num(x)}" cy="{_num(y)}" r="{_num(cell * 0.36)}" fill="{fill}" '
-                   f'stroke="{edge}" stroke-width="1.5"><title>{escape(piece.name)} on {site}'
-                   "</title></circle>")
+        common = (f'class="piece" data-site="{site}" data-piece={quoteattr(piece.name)} '
+                  f'fill="{fill}" stroke="{edge}"')
+        hint = f"<title>{escape(piece.name)} on {site}</title>"
+        if v in terrains:
+            out.append(f'<polygon {common} stroke-width="1" points="{_points(shape(s, 0.92))}">'
+                       f"{hint}</polygon>")
+            continue
+        out.append(f'<circle {common} stroke-width="1.5" cx="{_num(x)}" cy="{_num(y)}" '
+                   f'r="{_num(cell * 0.36)}">{hint}</circle>')
+        if piece.owner in lettered:  # roles named X and O get their letter too
+            ink = "#ffffff" if _dark(fill) else "#000000"
+            out.append(f'<text class="symbol" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
+                       f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="{ink}" '
+                       f'text-anchor="middle">{escape(piece.symbol)}</text>')
+
+    # The last turn.
+    marked = state.last if last is None else tuple(last)
+    for s in sorted(set(marked or ())):
+        out.append(f'<polygon class="last" points="{_points(shape(s, 0.86))}" fill="none" '
+                   f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')
 
     if caption:
-        text = f"{game.name}: {status(game, state)}"
         out.append(f'<text class="status" x="{_num(left + width / 2)}" '
                    f'y="{_num(top + height - cell * 0.3)}" font-size="{_num(cell * 0.32)}" '
                    f'fill="#333333" text-anchor="middle">{escape(text)}</text>')

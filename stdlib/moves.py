@@ -39,24 +39,33 @@ def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
     if if_ is None and unless is None:
         out.append(move)
         return
-    board = ctx.board
-    undo = [(s, board[s]) for s, _ in move.changes]
-    for s, v in move.changes:
-        board[s] = v
-    ctx.to, ctx.frm = to, frm
-    ctx.changed = tuple(s for s, _ in move.changes)
-    reason = None
-    if if_ is not None and not if_(ctx):
-        reason = refusal(if_, held=False)
-    elif unless is not None and unless(ctx):
-        reason = refusal(unless, held=True)
-    for s, v in reversed(undo):
-        board[s] = v
-    ctx.changed = None
+    reason = judge(ctx, move.changes, to, frm, if_, unless)
     if reason is None:
         out.append(move)
     elif ctx.explain is not None:
         ctx.explain.setdefault(move.key, reason)
+
+
+def judge(ctx: Ctx, changes: tuple[tuple[int, int], ...], to: int, frm: int, if_: Filter,
+          unless: Filter) -> str | None:
+    """Why the filters refuse a move making `changes`, judged on the board after it (with To
+    and From bound), or None if they allow it. The board is always restored."""
+    board = ctx.board
+    undo = [(s, board[s]) for s, _ in changes]
+    try:
+        for s, v in changes:
+            board[s] = v
+        ctx.to, ctx.frm = to, frm
+        ctx.changed = tuple(s for s, _ in changes)
+        if if_ is not None and not if_(ctx):
+            return refusal(if_, held=False)
+        if unless is not None and unless(ctx):
+            return refusal(unless, held=True)
+        return None
+    finally:
+        for s, v in reversed(undo):
+            board[s] = v
+        ctx.changed = None
 
 
 def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
@@ -102,6 +111,39 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 
     if if_ is None and unless is None and capture is None:
         return unconditional
+
+    def filtered(ctx: Ctx) -> Sequence[Move]:
+        placements = unconditional(ctx)
+        if not placements:
+            return placements
+        assert isinstance(placements, Placements)
+        board, value = ctx.board, placements.value
+        explain = ctx.explain
+        kept: list[int] = []
+        try:
+            for s in placements.sites:
+                # judge(), written out for the one-site change every placement makes.
+                board[s] = value
+                ctx.to = s
+                ctx.changed = (s,)
+                if if_ is not None and not if_(ctx):
+                    reason: str | None = refusal(if_, held=False)
+                elif unless is not None and unless(ctx):
+                    reason = refusal(unless, held=True)
+                else:
+                    reason = None
+                    kept.append(s)
+                board[s] = EMPTY
+                if reason is not None and explain is not None:
+                    explain.setdefault(("place", (s,)), reason)
+        finally:
+            ctx.changed = None
+            for s in placements.sites:
+                board[s] = EMPTY
+        return Placements(kept, value, names)
+
+    if capture is None:
+        return filtered
 
     def generate(ctx: Ctx) -> list[Move]:
         board = ctx.board

@@ -1,0 +1,274 @@
+"""`ludeme analyze`: play many games between agents and report how they went.
+
+Each game is played by one task, `play_game(GameTask)`, that needs nothing but its task: the
+game file's text, the options, the agents' spellings and the game's own seed, derived from
+the base seed and the game's index. So the results are the same whichever way the tasks are
+run — in this process, on local worker processes, or on a Ray cluster — and with any number
+of workers. The report combines the games in index order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import IO, Any
+
+from dsl.errors import GameError
+from interpreter import parse_game
+from interpreter.agents import make_agent
+from interpreter.game import Game
+
+KINDS = ("place", "move", "multi", "exchange", "pass", "swap")
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything needed to play one game, anywhere."""
+
+    text: str
+    source: str
+    options: tuple[tuple[str, object], ...]
+    agents: tuple[str, ...]  # one spelling per role, in role order
+    seed: int
+    index: int
+    max_plies: int | None = None
+
+
+@dataclass
+class GameResult:
+    """What one game did."""
+
+    index: int
+    winner: str | None  # a role, or None (a draw, or no end)
+    ended: bool  # False: the length bound, or a position where nobody could move
+    bound_hit: bool
+    reason: str
+    plies: int
+    branching: int  # legal moves summed over the positions where a move was chosen
+    kinds: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+
+def game_seed(base: int, index: int) -> int:
+    """The seed of game `index`, from the base seed (the same on every machine)."""
+    digest = hashlib.sha256(f"ludeme-analyze:{base}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@lru_cache(maxsize=8)
+def _compiled(text: str, source: str, options: tuple[tuple[str, object], ...]) -> Game:
+    return parse_game(text, source, **dict(options))
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one game of a task (a pure function of the task)."""
+    try:
+        game = _compiled(task.text, task.source, task.options)
+        agents = [make_agent(spec, game_seed(task.seed, r))
+                  for r, spec in enumerate(task.agents)]
+        bound = task.max_plies if task.max_plies is not None else 20 * len(game.sites)
+        state = game.initial_state()
+        plies = branching = 0
+        kinds: Counter[str] = Counter()
+        two = len(game.players) == 2
+        while not state.is_over and plies < bound:
+            moves = state.legal_moves()
+            if not moves:
+                break
+            seat = 1 - state.to_move if two and state.swapped else state.to_move
+            move = agents[seat].choose(state)
+            branching += len(moves)
+            kinds[move.kind] += 1
+            state = game.apply(state, move)
+            plies += 1
+        return GameResult(task.index, state.winner, state.is_over,
+                          not state.is_over and plies >= bound, state.reason, plies, branching,
+                          dict(kinds))
+    except Exception as exc:  # a crash is a finding: report it with the others
+        return GameResult(task.index, None, False, False, "", 0, 0, {},
+                          f"{type(exc).__name__}: {exc}")
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% with the default z)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Report:
+    """The games combined."""
+
+    game: str
+    players: tuple[str, ...]
+    agents: tuple[str, ...]
+    seed: int
+    results: list[GameResult]
+
+    def summary(self) -> dict[str, Any]:
+        """The report as plain data (what --json prints)."""
+        rs = self.results
+        played = [r for r in rs if r.error is None]
+        n = len(played)
+        wins = Counter(r.winner for r in played if r.winner is not None)
+        roles = {}
+        for role in self.players:
+            low, high = wilson(wins[role], n)
+            roles[role] = {"wins": wins[role], "rate": wins[role] / n if n else 0.0,
+                           "ci95": [low, high]}
+        lengths = [r.plies for r in played]
+        moves = sum(lengths)
+        kinds = Counter[str]()
+        for r in played:
+            kinds.update(r.kinds)
+        return {
+            "game": self.game,
+            "games": len(rs),
+            "agents": dict(zip(self.players, self.agents, strict=True)),
+            "seed": self.seed,
+            "roles": roles,
+            "draws": sum(1 for r in played if r.ended and r.winner is None),
+            "length": {"mean": moves / n if n else 0.0, "min": min(lengths, default=0),
+                       "max": max(lengths, default=0)},
+            "branching": sum(r.branching for r in played) / moves if moves else 0.0,
+            "moves": {k: {"count": kinds[k], "share": kinds[k] / moves if moves else 0.0}
+                      for k in KINDS if kinds[k]},
+            "bound_hits": sum(1 for r in played if r.bound_hit),
+            "stuck": sum(1 for r in played if not r.ended and not r.bound_hit),
+            "endings": dict(Counter(r.reason for r in played if r.ended).most_common()),
+            "crashes": [{"game": r.index, "error": r.error} for r in rs if r.error],
+        }
+
+    def lines(self) -> list[str]:
+        """The report for people."""
+        s = self.summary()
+        versus = " vs ".join(f"{a} ({r})" for r, a in s["agents"].items())
+        out = [f"{s['games']} games of {s['game']}, {versus}, seed {s['seed']}:"]
+        n = s["games"] - len(s["crashes"])
+        width = max(len(r) for r in self.players)
+        for role, v in s["roles"].items():
+            low, high = v["ci95"]
+            out.append(f"  {role + ' wins:':<{width + 7}}{v['wins']:>5}  {v['rate']:6.1%}  "
+                       f"(95% CI {low:.1%}-{high:.1%})")
+        draws = s["draws"]
+        out.append(f"  {'draws:':<{width + 7}}{draws:>5}  {draws / n if n else 0:6.1%}")
+        length = s["length"]
+        out.append(f"  length: mean {length['mean']:.1f}, min {length['min']}, "
+                   f"max {length['max']} moves")
+        out.append(f"  branching: {s['branching']:.1f} legal moves per position on average")
+        if s["moves"]:
+            out.append("  moves: " + ", ".join(f"{k} {v['share']:.1%}"
+                                               for k, v in s["moves"].items()))
+        for reason, count in s["endings"].items():
+            out.append(f"  ended by {reason}: {count}")
+        out.append(f"  hit the length bound: {s['bound_hits']}")
+        if s["stuck"]:
+            out.append(f"  WARNING: {s['stuck']} games reached a position where nobody could "
+                       "move and the game was not over")
+        if s["crashes"]:
+            first = s["crashes"][0]
+            out.append(f"  ERROR: {len(s['crashes'])} games crashed; game {first['game']}: "
+                       f"{first['error']}")
+        return out
+
+
+def agent_specs(spec: str, players: Sequence[str]) -> tuple[str, ...]:
+    """One agent spelling per role: `mcts:100` for all, or `mcts:100,random` in role order."""
+    parts = [p.strip() for p in spec.split(",")]
+    if len(parts) == 1:
+        parts *= len(players)
+    if len(parts) != len(players) or not all(parts):
+        raise GameError(f"--agents {spec!r}: give one agent for all roles, or one per role "
+                        f"separated by commas ({len(players)}: {', '.join(players)})")
+    for p in parts:
+        try:
+            make_agent(p, 0)
+        except ValueError as exc:
+            raise GameError(f"--agents {spec!r}: {exc}") from None
+    return tuple(parts)
+
+
+Runner = Callable[[list[GameTask]], Iterator[GameResult]]
+
+
+def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
+    """The tasks' results in order: in this process (1 worker) or on local processes."""
+    if workers <= 1 or len(tasks) <= 1:
+        yield from map(play_game, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+        yield from pool.map(play_game, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+
+
+def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
+    """The tasks' results in order, computed on Ray (`address` None: a local Ray instance)."""
+    try:
+        import ray
+    except ImportError:
+        raise GameError("the ray backend needs Ray, which is not installed: "
+                        "pip install 'ludeme[ray]' (or pip install ray)") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    try:
+        remote = ray.remote(play_game)
+        refs = [remote.remote(t) for t in tasks]
+        for ref in refs:
+            yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def analyze(text: str, source: str, options: dict[str, object], agents: str, n: int,
+            seed: int | None = None, workers: int | None = None, backend: str = "local",
+            address: str | None = None, max_plies: int | None = None,
+            progress: IO[str] | None = None) -> Report:
+    """Play `n` games of the game in `text` and combine them. `seed` None picks one (the
+    report names it, so the run can be repeated)."""
+    game = parse_game(text, source, **options)  # errors surface here, once
+    specs = agent_specs(agents, game.players)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    frozen = tuple(sorted(options.items()))
+    tasks = [GameTask(text, source, frozen, specs, game_seed(seed, i), i, max_plies)
+             for i in range(n)]
+    if backend == "ray":
+        stream = run_ray(tasks, address)
+    elif backend == "local":
+        stream = run_local(tasks, workers or os.cpu_count() or 1)
+    else:
+        raise GameError(f"unknown backend {backend!r} (backends: local, ray)")
+    results = []
+    for result in stream:
+        results.append(result)
+        if progress is not None:
+            _progress(progress, len(results), n)
+    if progress is not None and n:
+        progress.write("\r" + " " * 60 + "\r")
+        progress.flush()
+    return Report(game.name, game.players, specs, seed, results)
+
+
+def _progress(out: IO[str], done: int, total: int, width: int = 30) -> None:
+    filled = width * done // total if total else width
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    out.flush()
+
+
+def progress_stream() -> IO[str] | None:
+    """stderr when it is a terminal (for the progress bar), else None."""
+    return sys.stderr if sys.stderr.isatty() else None
