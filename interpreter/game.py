@@ -237,6 +237,7 @@ class Game:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
         probe = Ctx(ctx.board, role, ctx.state, self.env, self.owner)
         probe.last = ctx.last
+        probe.probe = True
         phase = ctx.state.phase if ctx.state is not None else 0
         return any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
 

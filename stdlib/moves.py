@@ -134,6 +134,8 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
                     reason = None
                     kept.append(s)
                 board[s] = EMPTY
+                if kept and ctx.probe:
+                    break
                 if reason is not None and explain is not None:
                     explain.setdefault(("place", (s,)), reason)
         finally:
@@ -161,6 +163,8 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
                     continue
                 changes += taken
             accept(ctx, Move("place", (s,), changes, names), s, -1, if_, unless, out)
+            if ctx.probe and out:
+                return out
         return out
     return generate
 
@@ -190,6 +194,8 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
                 continue
             if below[s] == -1 or board[below[s]] != EMPTY:
                 accept(ctx, Move("place", (s,), ((s, value),), names), s, -1, if_, unless, out)
+                if ctx.probe and out:
+                    return out
             elif ctx.explain is not None:
                 rest = below[s]
                 while below[rest] != -1 and board[below[rest]] == EMPTY:
@@ -231,6 +237,8 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                     continue
                 move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
                 accept(ctx, move, t, s, if_, unless, out)
+                if ctx.probe and out:
+                    return out
         return out
     return generate
 
@@ -291,6 +299,8 @@ def any_of(*alternatives: Moves) -> Moves:
                 if key not in seen:  # two alternatives may offer the same move
                     seen.add(key)
                     out.append(m)
+            if ctx.probe and out:
+                break
         return out
     return generate
 
@@ -347,6 +357,8 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
                 if replaced <= limit:
                     move = Move("multi", group, tuple((s, value) for s in group), names)
                     accept(ctx, move, group[0], -1, if_, unless, out)
+                    if ctx.probe and out:
+                        return out
         return out
     return generate
 
@@ -391,6 +403,8 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
                 continue
             move = Move("exchange", (a, b), ((a, vb), (b, va)), names)
             accept(ctx, move, b, a, if_, unless, out)
+            if ctx.probe and out:
+                return out
         return out
     return generate
 
@@ -411,27 +425,56 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
         out: list[Move] = []
         saved = ctx.site
-        for s, v in enumerate(board):
-            if owner[v] != mover:
-                continue
-            seen = {s}
-            stack = [s]
-            targets: list[int] = []
+        # The sites where through: holds fall into connected areas; a piece can reach the
+        # areas next to it. Each site is judged once, each area traced once.
+        area: dict[int, int] = {}  # passable site -> its area's number
+        members: list[list[int]] = []  # area -> its sites where to: holds
+        blocked: set[int] = set()
+
+        def area_of(t: int) -> int:
+            if t in area:
+                return area[t]
+            if t in blocked:
+                return -1
+            ctx.site = t
+            if not through(ctx):
+                blocked.add(t)
+                return -1
+            number = len(members)
+            area[t] = number
+            found: list[int] = []
+            stack = [t]
             while stack:
                 u = stack.pop()
-                for t in adjacency[u]:
-                    if t in seen:
+                ctx.site = u
+                if to(ctx):
+                    found.append(u)
+                for w in adjacency[u]:
+                    if w in area or w in blocked:
                         continue
-                    seen.add(t)
-                    ctx.site = t
+                    ctx.site = w
                     if through(ctx):
-                        stack.append(t)
-                        if to(ctx):
-                            targets.append(t)
+                        area[w] = number
+                        stack.append(w)
+                    else:
+                        blocked.add(w)
+            members.append(found)
+            return number
+
+        try:
+            for s, v in enumerate(board):
+                if owner[v] != mover:
+                    continue
+                near = {area_of(t) for t in adjacency[s]} - {-1}
+                targets = sorted({t for a in near for t in members[a] if t != s})
+                ctx.site = saved
+                for t in targets:
+                    move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
+                    accept(ctx, move, t, s, if_, unless, out)
+                    if ctx.probe and out:
+                        return out
+        finally:
             ctx.site = saved
-            for t in sorted(targets):
-                move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
-                accept(ctx, move, t, s, if_, unless, out)
         return out
     return generate
 

@@ -289,7 +289,7 @@ class Ctx:
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
     __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
-                 "last", "changed", "hands")
+                 "last", "changed", "hands", "probe")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -305,3 +305,5 @@ class Ctx:
         self.last: tuple[int, ...] | None = None  # sites changed by the last move, if known
         self.changed: tuple[int, ...] | None = None  # sites the move being judged changes
         self.hands: tuple[int, ...] | None = None  # hands, when they differ from state.hands
+        # Only asking whether some move exists: generators may stop at the first they find.
+        self.probe = False
