@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from stdlib.moves import kinded
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Memory, Move
@@ -84,4 +85,4 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
             else:
                 allowed.append(m)
         return allowed
-    return generate
+    return kinded(generate, moves)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, Move, Placements, pass_move
+from stdlib.runtime import EMPTY, Chain, Ctx, Env, Groups, Move, Placements, pass_move
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
@@ -68,6 +68,23 @@ def judge(ctx: Ctx, changes: tuple[tuple[int, int], ...], to: int, frm: int, if_
         ctx.changed = None
 
 
+def kinded(generate: Moves, *kinds: str | Moves) -> Moves:
+    """Mark a generator with the kinds of move it can make ("place", "move", ...), given
+    directly or as those of other generators; unknown if any of those is unknown. (any-of uses
+    this to skip looking for duplicates between alternatives that cannot share a move.)"""
+    found: set[str] = set()
+    for k in kinds:
+        if isinstance(k, str):
+            found.add(k)
+        else:
+            theirs = getattr(k, "kinds", None)
+            if theirs is None:
+                return generate
+            found |= theirs
+    generate.kinds = frozenset(found)  # type: ignore[attr-defined]
+    return generate
+
+
 def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
     """The board value a placement puts down: the mover's own piece, or the named piece."""
     if name is None:
@@ -109,6 +126,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
                 return []
         return Placements(sites, value, names)
 
+    unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if if_ is None and unless is None and capture is None:
         return unconditional
 
@@ -144,6 +162,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
                 board[s] = EMPTY
         return Placements(kept, value, names)
 
+    filtered.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if capture is None:
         return filtered
 
@@ -166,7 +185,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
             if ctx.probe and out:
                 return out
         return out
-    return generate
+    return kinded(generate, "place")
 
 
 @ludeme("drop")
@@ -203,7 +222,7 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
                 ctx.explain.setdefault(("place", (s,)), f"a piece dropped there falls to "
                                        f"{names[rest]}")
         return out
-    return generate
+    return kinded(generate, "place")
 
 
 @ludeme("step")
@@ -240,7 +259,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                 if ctx.probe and out:
                     return out
         return out
-    return generate
+    return kinded(generate, "move")
 
 
 @ludeme("pass")
@@ -250,7 +269,7 @@ def pass_(env: Env) -> Moves:
 
     (first-of (place (sites Empty) unless:(forms HardCorner)) (pass))"""
     move = pass_move(env.names)
-    return lambda ctx: [move]
+    return kinded(lambda ctx: [move], "pass")
 
 
 @ludeme("first-of")
@@ -259,7 +278,7 @@ def first_of(*alternatives: Moves) -> Moves:
     those of the next; and so on.
 
     (first-of (place (sites Empty)) (step Diagonal) (pass))"""
-    def generate(ctx: Ctx) -> list[Move]:
+    def generate(ctx: Ctx) -> Sequence[Move]:
         for i, alt in enumerate(alternatives):
             moves = alt(ctx)
             if moves:
@@ -267,7 +286,7 @@ def first_of(*alternatives: Moves) -> Moves:
                     _explain_later(ctx, alternatives[i + 1:], moves)
                 return moves
         return []
-    return generate
+    return kinded(generate, *alternatives)
 
 
 def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: list[Move]) -> None:
@@ -290,6 +309,20 @@ def any_of(*alternatives: Moves) -> Moves:
     """All the moves of all the alternatives: the mover chooses any one.
 
     (any-of (step Forwards to:Empty) (step ForwardDiagonal to:Enemy))"""
+    kinds = [getattr(alt, "kinds", None) for alt in alternatives]
+    disjoint = all(k is not None for k in kinds) and \
+        sum(len(k) for k in kinds) == len(frozenset().union(*kinds))  # type: ignore[arg-type]
+
+    def chain(ctx: Ctx) -> Sequence[Move]:
+        parts = []
+        for alt in alternatives:
+            moves = alt(ctx)
+            if moves:
+                parts.append(moves)
+                if ctx.probe:
+                    break
+        return Chain(parts)
+
     def generate(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
         seen: set[tuple[str, tuple[int, ...]]] = set()
@@ -302,6 +335,10 @@ def any_of(*alternatives: Moves) -> Moves:
             if ctx.probe and out:
                 break
         return out
+
+    if disjoint:  # moves of different kinds can never be the same move
+        chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined, arg-type]
+        return chain
     return generate
 
 
@@ -342,10 +379,19 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     value_of = piece_value(env, None)
     limit = size if max_replaced is None else max_replaced
 
-    def generate(ctx: Ctx) -> list[Move]:
+    def generate(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
         value = value_of(ctx)
-        out: list[Move] = []
+        state = ctx.state
+        if state is not None and state.hands and 0 <= state.hands[ctx.mover] < size:
+            # Every group puts `size` of the mover's pieces down (replaced pieces go back to
+            # their owners' hands): one check serves all.
+            if ctx.explain is not None:
+                short = f"{env.roles[ctx.mover]} has only {state.hands[ctx.mover]} in hand"
+                for group in groups:
+                    ctx.explain.setdefault(("multi", group), short)
+            return []
+        kept: list[tuple[int, ...]] = []
         for group in groups:
             replaced = 0
             for s in group:
@@ -354,12 +400,20 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
                 if board[s] != EMPTY:
                     replaced += 1
             else:
-                if replaced <= limit:
-                    move = Move("multi", group, tuple((s, value) for s in group), names)
-                    accept(ctx, move, group[0], -1, if_, unless, out)
-                    if ctx.probe and out:
-                        return out
-        return out
+                if replaced > limit:
+                    continue
+                if if_ is not None or unless is not None:
+                    changes = tuple((s, value) for s in group)
+                    reason = judge(ctx, changes, group[0], -1, if_, unless)
+                    if reason is not None:
+                        if ctx.explain is not None:
+                            ctx.explain.setdefault(("multi", group), reason)
+                        continue
+                kept.append(group)
+                if ctx.probe:
+                    break
+        return Groups(kept, value, names)
+    generate.kinds = frozenset({"multi"})  # type: ignore[attr-defined]
     return generate
 
 
@@ -406,7 +460,7 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
             if ctx.probe and out:
                 return out
         return out
-    return generate
+    return kinded(generate, "exchange")
 
 
 @ludeme("walk")
@@ -476,7 +530,7 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
         finally:
             ctx.site = saved
         return out
-    return generate
+    return kinded(generate, "move")
 
 
 @ludeme("optional")
@@ -485,4 +539,4 @@ def optional(env: Env, moves: Moves) -> Moves:
 
     (optional (walk through:(not (is Enemy Site)) to:(holds Site "Tile")))"""
     decline = pass_move(env.names)
-    return lambda ctx: [*moves(ctx), decline]
+    return kinded(lambda ctx: [*moves(ctx), decline], "pass", moves)

@@ -78,6 +78,52 @@ class Placements(Sequence[Move]):
             yield Move("place", (s,), ((s, value),), names)
 
 
+class Groups(Sequence[Move]):
+    """Several placements of one board value at once (`c3,c4`), one move per group of sites,
+    made only when asked for (like Placements)."""
+
+    __slots__ = ("groups", "value", "names")
+
+    def __init__(self, groups: list[tuple[int, ...]], value: int,
+                 names: tuple[str, ...]) -> None:
+        self.groups = groups
+        self.value = value
+        self.names = names
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def __getitem__(self, i: int) -> Move:  # type: ignore[override]
+        group = self.groups[i]
+        return Move("multi", group, tuple((s, self.value) for s in group), self.names)
+
+
+class Chain(Sequence[Move]):
+    """Move sequences one after the other, without copying them."""
+
+    __slots__ = ("parts", "total")
+
+    def __init__(self, parts: list[Sequence[Move]]) -> None:
+        self.parts = parts
+        self.total = sum(len(p) for p in parts)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, i: int) -> Move:  # type: ignore[override]
+        if i < 0:
+            i += self.total
+        for part in self.parts:
+            if i < len(part):
+                return part[i]
+            i -= len(part)
+        raise IndexError(i)
+
+    def __iter__(self) -> Iterator[Move]:
+        for part in self.parts:
+            yield from part
+
+
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
     if kind == "place":
         return names[sites[0]]
