@@ -153,21 +153,57 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
 
     (place (sites Empty) unless:(forms ("Crosscut")))"""
     size = env.topology.size
-    # Per site, the windows containing it: those that can hold when the site is empty, and
-    # those that can hold when it holds a piece.
+    # Per site, the windows containing it: those that can hold when the site is empty; those
+    # where it is a colour cell, seen from that site: (name, cells of its colour, cells of the
+    # other colour, empty cells, piece cells), the site itself left out; and the others.
     if_empty: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
+    if_coloured: list[list[tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                 tuple[int, ...]]]] = [[] for _ in range(size)]
     if_piece: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
     for spec in patterns:
         for w in windows(env, spec):
             for site in w.sites:
                 if site in w.empties:
                     if_empty[site].append((spec.name, w))
-                elif site in w.xs or site in w.os or site in w.pieces:
+                elif site in w.xs or site in w.os:
+                    same, other = (w.xs, w.os) if site in w.xs else (w.os, w.xs)
+                    if_coloured[site].append((spec.name, tuple(t for t in same if t != site),
+                                              other, w.empties, w.pieces))
+                elif site in w.pieces:
                     if_piece[site].append((spec.name, w))
                 else:  # a "?" cell
                     if_empty[site].append((spec.name, w))
                     if_piece[site].append((spec.name, w))
     everywhere = tuple(range(size))
+
+    def coloured_match(s: int, board: list[int], owner: tuple[int, ...]) -> str | None:
+        """The name of a pattern standing in a window where s (holding a piece) is a colour
+        cell; the loop is written out, as it is the hot path of pattern rules."""
+        me = owner[board[s]]
+        if me < 0:
+            return None
+        for name, same, other, empties, pieces in if_coloured[s]:
+            for c in same:
+                if owner[board[c]] != me:
+                    break
+            else:
+                o = owner[board[other[0]]] if other else -3
+                if other and (o < 0 or o == me):
+                    continue
+                for c in other:
+                    if owner[board[c]] != o:
+                        break
+                else:
+                    for c in empties:
+                        if board[c] != EMPTY:
+                            break
+                    else:
+                        for c in pieces:
+                            if board[c] == EMPTY:
+                                break
+                        else:
+                            return name
+        return None
 
     def test(ctx: Ctx) -> bool:
         if at is not None:
@@ -177,7 +213,15 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
                 ctx.last if ctx.last is not None else everywhere)
         board, owner = ctx.board, ctx.owner
         for s in sites:
-            for name, w in (if_piece[s] if board[s] != EMPTY else if_empty[s]):
+            if board[s] != EMPTY:
+                found = coloured_match(s, board, owner)
+                if found is not None:
+                    test.why = f"forms a {found}"  # type: ignore[attr-defined]
+                    return True
+                candidates = if_piece[s]
+            else:
+                candidates = if_empty[s]
+            for name, w in candidates:
                 if matches(w, board, owner):
                     test.why = f"forms a {name}"  # type: ignore[attr-defined]
                     return True
