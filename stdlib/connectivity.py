@@ -44,16 +44,23 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
         if not goals:
             return False
         board, owner = ctx.board, ctx.owner
+        if through is None:  # the plain case, written out
+            stack = [s for s in goals[0] if owner[board[s]] == r]
+            seen = set(stack)
+            while stack:
+                for t in adjacency[stack.pop()]:
+                    if t not in seen and owner[board[t]] == r:
+                        seen.add(t)
+                        stack.append(t)
+            return all(not seen.isdisjoint(g) for g in goals[1:])
         saved = ctx.mover, ctx.site
         ctx.mover = r
 
         def counts(s: int) -> bool:
             if owner[board[s]] != r:
                 return False
-            if through is None:
-                return True
             ctx.site = s
-            return through(ctx)
+            return bool(through(ctx))
 
         try:
             start = [s for s in goals[0] if counts(s)]
@@ -70,7 +77,6 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
             ctx.mover, ctx.site = saved
     test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
-
 
 
 @dataclass(frozen=True)

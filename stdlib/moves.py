@@ -111,10 +111,14 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     value_of = piece_value(env, piece)
     no_piece = env.no_piece
 
+    # (sites Empty) gives only sites where a piece may be placed: no need to look again.
+    placeable = getattr(region, "placeable", False)
+
     def unconditional(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
         value = value_of(ctx)
-        sites = [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
+        sites = region(ctx) if placeable else \
+            [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
         state = ctx.state
         if sites and state is not None and state.hands:
             # Every placement puts down one piece of the same kind: one check serves all.

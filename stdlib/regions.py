@@ -58,10 +58,12 @@ def sites_empty(env: Env) -> Region:
     if no_piece:
         def region(ctx: Ctx) -> list[int]:
             return [s for s, v in enumerate(ctx.board) if v == EMPTY and s not in no_piece]
+        region.placeable = True  # type: ignore[attr-defined]
         return region
 
     def open_region(ctx: Ctx) -> list[int]:
         return [s for s, v in enumerate(ctx.board) if v == EMPTY]
+    open_region.placeable = True  # type: ignore[attr-defined]
     return open_region
 
 
