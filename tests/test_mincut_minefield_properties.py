@@ -257,7 +257,7 @@ def test_minefield_small_boards_every_move_set(size, seed):
 
 # The example variants -------------------------------------------------------------------------
 
-EXAMPLES = ["crosscut-free-hex.game", "mincut-orthogonal.game", "minefield-no-switches.game"]
+EXAMPLES = ["crosscut-free-hex.game", "minefield-steps.game", "minefield-no-switches.game"]
 
 
 def test_the_three_examples_are_there():
@@ -284,14 +284,14 @@ def test_crosscut_free_hex_random_games(size, seed):
 
 @settings(max_examples=40, deadline=None, database=None)
 @given(size=st.integers(3, 8), seed=st.integers(0, 2**32 - 1))
-def test_mincut_orthogonal_random_games(size, seed):
-    game = game_of("examples/mincut-orthogonal.game", size)
-    state, history = play_checked(game, random.Random(seed), forbidden=crosscuts,
-                                  step_dirs=ORTHOGONAL, max_plies=mincut_bound(size))
+def test_minefield_steps_random_games(size, seed):
+    game = game_of("examples/minefield-steps.game", size)
+    state, history = play_checked(game, random.Random(seed), forbidden=minefield_glyphs,
+                                  step_dirs=DIAGONAL, max_plies=mincut_bound(size))
     for m in history:
         if "-" in m:
             (fx, fy), (tx, ty) = (_xy(s) for s in m.split("-"))
-            assert abs(fx - tx) + abs(fy - ty) == 1, m
+            assert abs(fx - tx) == 1 and abs(fy - ty) == 1, m
             assert dist(tx, ty, size) < dist(fx, fy, size), m
 
 
