@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "_moves")
+                 "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -51,6 +52,7 @@ class State:
         self.memory = memory  # one value per env.memories entry (None: nothing remembered)
         self.phase = phase  # index of the game's current stage (phases)
         self._moves: list[Move] | None = None
+        self._empty: list[int] | None = None  # see empty_sites()
 
     # The contract -------------------------------------------------------------------------
     @property
@@ -88,6 +90,15 @@ class State:
 
     def to_text(self) -> str:
         return render_position(self.game, self)
+
+    def empty_sites(self) -> list[int]:
+        """The empty sites where a piece may stand, in site order (computed once per state,
+        usually from the previous state's; read it, do not change it)."""
+        if self._empty is None:
+            no_piece = self.game.env.no_piece
+            self._empty = [s for s, v in enumerate(self.board)
+                           if v == EMPTY and s not in no_piece]
+        return self._empty
 
     # Conveniences -------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -298,10 +309,12 @@ class Game:
         mover = state.to_move
         board = list(state.board)
         if move.kind == "swap":
-            return State(self, board, mover, step=0, passes=0, pie_open=False,
-                         swapped=not state.swapped, last=(), turn=state.turn,
-                         hands=state.hands, memory=(None,) * len(self.env.memories),
-                         phase=state.phase)
+            swapped = State(self, board, mover, step=0, passes=0, pie_open=False,
+                            swapped=not state.swapped, last=(), turn=state.turn,
+                            hands=state.hands, memory=(None,) * len(self.env.memories),
+                            phase=state.phase)
+            swapped._empty = state._empty
+            return swapped
         steps = self.steps(state)
         hands = self._change(board, move.changes, state.hands)
         changed = tuple(s for s, _ in move.changes)
@@ -319,16 +332,21 @@ class Game:
                 step += 1
         memory = tuple(mem.update(state.board, board, changed, value)
                        for mem, value in zip(self.env.memories, state.memory, strict=True))
+        empty = self._empty_after(state, board, changed)
         last = changed if state.step == 0 or state.last is None else state.last + changed
         all_pass = state.turn_all_pass and move.kind == "pass"
         if step < len(steps):
-            return State(self, board, mover, step=step, passes=state.passes,
-                         pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
-                         turn_all_pass=all_pass, hands=hands, memory=memory, phase=state.phase)
+            within = State(self, board, mover, step=step, passes=state.passes,
+                           pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
+                           turn_all_pass=all_pass, hands=hands, memory=memory,
+                           phase=state.phase)
+            within._empty = empty
+            return within
         new = State(self, board, (mover + 1) % len(self.players), step=0,
                     passes=state.passes + 1 if all_pass else 0,
                     pie_open=False, swapped=state.swapped, last=last,
                     turn=state.turn + 1, hands=hands, memory=memory, phase=state.phase)
+        new._empty = empty
         # The swap is open exactly where position text would say so by default: the second
         # role's first turn (the first role has added pieces, the second none).
         new.pie_open = self.pie and default_pie(self, board, new.to_move, new.swapped)
@@ -343,6 +361,25 @@ class Game:
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
         return self.settle(new, self.previous(new.to_move))
+
+    def _empty_after(self, state: State, board: list[int], changed: tuple[int, ...]
+                     ) -> list[int] | None:
+        """The new state's empty sites, from the old state's when they are known."""
+        before = state._empty
+        if before is None:
+            return None
+        old = state.board
+        empty = before
+        for s in set(changed):
+            if old[s] == EMPTY and board[s] != EMPTY:
+                if empty is before:
+                    empty = list(before)
+                empty.remove(s)
+            elif old[s] != EMPTY and board[s] == EMPTY and s not in self.env.no_piece:
+                if empty is before:
+                    empty = list(before)
+                bisect.insort(empty, s)
+        return empty
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
