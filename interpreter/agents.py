@@ -4,7 +4,7 @@
 - `flat:K`: flat Monte Carlo: K random games shared equally among the legal moves; the move
   whose games went best.
 - `mcts:K`: Monte Carlo tree search (UCT) with K iterations, each ending in a random game
-  (`Game.playout`).
+  (`Game.playout`); wins and losses it can prove are settled exactly (MCTS-Solver).
 
 A search budget is a number of iterations (`mcts:2000`), a time (`mcts:2s`), or both
 (`mcts:2000:2s`, whichever runs out first). With an iteration budget alone, the same seed
@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from dsl.errors import GameError
 from interpreter.game import Game, State
 from stdlib.runtime import Move
 
@@ -44,8 +45,17 @@ class SearchReport:
     expected: float
 
     def __str__(self) -> str:
-        return (f"{self.iterations} playouts in {self.seconds:.1f} s, "
-                f"expects {self.expected:.0%}")
+        games = "playout" if self.iterations == 1 else "playouts"
+        return f"{self.iterations} {games}, expected score {self.expected:.0%}"
+
+
+def legal_moves(state: State) -> list[Move]:
+    """The state's legal moves; GameError if there is none to choose from."""
+    moves = state.legal_moves()
+    if not moves:
+        why = "the game is over" if state.is_over else f"{state.mover} has no legal move"
+        raise GameError(f"no move to choose: {why}")
+    return moves
 
 
 def seat_of(state: State, role: int) -> int:
@@ -76,8 +86,8 @@ class Budget:
             raise ValueError("a search needs an iteration or a time budget")
         if iterations is not None and iterations < 1:
             raise ValueError(f"the iteration budget must be at least 1, not {iterations}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"the time budget must be positive, not {seconds}")
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"the time budget must be a positive number, not {seconds}")
         self.iterations = iterations
         self.seconds = seconds
         self.start = 0.0
@@ -113,7 +123,7 @@ class RandomAgent:
         self.report: SearchReport | None = None
 
     def choose(self, state: State) -> Move:
-        return self.rng.choice(state.legal_moves())
+        return self.rng.choice(legal_moves(state))
 
 
 class FlatMonteCarloAgent:
@@ -129,7 +139,7 @@ class FlatMonteCarloAgent:
 
     def choose(self, state: State) -> Move:
         game = state.game
-        moves = state.legal_moves()
+        moves = legal_moves(state)
         seat = seat_of(state, state.to_move)
         self.budget.begin()
         if len(moves) == 1:
@@ -212,15 +222,16 @@ class MCTSAgent:
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.report: SearchReport | None = None
+        self.tree: Node | None = None  # the last search's tree, to look at
 
     def choose(self, state: State) -> Move:
         game = state.game
         self.budget.begin()
-        moves = state.legal_moves()
+        moves = legal_moves(state)
         if len(moves) == 1:
             self.report = SearchReport(0, self.budget.elapsed(), 0.5)
             return moves[0]
-        root = Node(state, -1, None, None, self.rng)
+        root = self.tree = Node(state, -1, None, None, self.rng)
         i = 0
         while root.proven is None and not self.budget.spent(i):
             self._iterate(game, root)
@@ -318,10 +329,15 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         if arg:
             raise ValueError(f"{spec!r}: random takes no budget")
         return RandomAgent(seed)
-    if name == "flat":
-        iterations, seconds = parse_budget(arg, 500)
-        return FlatMonteCarloAgent(iterations, seconds, seed)
-    if name == "mcts":
-        iterations, seconds = parse_budget(arg, 1000)
-        return MCTSAgent(iterations, seconds, seed)
-    raise ValueError(f"unknown agent {spec!r} (agents: {', '.join(AGENTS)})")
+    if name not in SEARCHERS:
+        raise ValueError(f"unknown agent {spec!r} (agents: {', '.join(AGENTS)})")
+    cls, default = SEARCHERS[name]
+    try:
+        iterations, seconds = parse_budget(arg, default)
+        return cls(iterations, seconds, seed)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+SEARCHERS: dict[str, tuple[type[FlatMonteCarloAgent] | type[MCTSAgent], int]] = {
+    "flat": (FlatMonteCarloAgent, 500), "mcts": (MCTSAgent, 1000)}

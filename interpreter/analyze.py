@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -169,7 +170,7 @@ class Report:
                    f"max {length['max']} moves")
         out.append(f"  branching: {s['branching']:.1f} legal moves per position on average")
         if s["moves"]:
-            out.append("  moves: " + ", ".join(f"{k} {v['share']:.1%}"
+            out.append("  moves: " + ", ".join(f"{k} {_share(v['share'])}"
                                                for k, v in s["moves"].items()))
         for reason, count in s["endings"].items():
             out.append(f"  ended by {reason}: {count}")
@@ -182,6 +183,11 @@ class Report:
             out.append(f"  ERROR: {len(s['crashes'])} games crashed; game {first['game']}: "
                        f"{first['error']}")
         return out
+
+
+def _share(x: float) -> str:
+    """A percentage, with `<0.1%` for what is there but rounds to nothing."""
+    return "<0.1%" if 0 < x < 0.0005 else f"{x:.1%}"
 
 
 def agent_specs(spec: str, players: Sequence[str]) -> tuple[str, ...]:
@@ -208,8 +214,20 @@ def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
     if workers <= 1 or len(tasks) <= 1:
         yield from map(play_game, tasks)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        yield from pool.map(play_game, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_worker_init)
+    try:
+        # Small chunks: the work stays balanced, and Ctrl-C waits for a few games at most.
+        chunk = max(1, min(4, len(tasks) // (workers * 8)))
+        yield from pool.map(play_game, tasks, chunksize=chunk)
+    except BaseException:  # Ctrl-C, or the consumer gave up: drop the games not started
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the run."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
@@ -221,8 +239,13 @@ def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
                         "pip install 'ludeme[ray]' (or pip install ray)") from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        except Exception as exc:  # Ray says what went wrong; keep it to its message
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise GameError(f"cannot start or reach {where}: {type(exc).__name__}: {exc}") \
+                from None
     try:
         remote = ray.remote(play_game)
         refs = [remote.remote(t) for t in tasks]
@@ -233,18 +256,19 @@ def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
             ray.shutdown()
 
 
-def analyze(text: str, source: str, options: dict[str, object], agents: str, n: int,
-            seed: int | None = None, workers: int | None = None, backend: str = "local",
-            address: str | None = None, max_plies: int | None = None,
-            progress: IO[str] | None = None) -> Report:
-    """Play `n` games of the game in `text` and combine them. `seed` None picks one (the
-    report names it, so the run can be repeated)."""
-    game = parse_game(text, source, **options)  # errors surface here, once
+def analyze(game: Game, agents: str, n: int, seed: int | None = None,
+            workers: int | None = None, backend: str = "local", address: str | None = None,
+            max_plies: int | None = None, progress: IO[str] | None = None) -> Report:
+    """Play `n` games of `game` between `agents` (see `agent_specs`) and combine them.
+    `seed` None picks one (the report names it, so the run can be repeated); `workers` is the
+    number of local processes (default: one per CPU); `progress` gets a progress bar."""
     specs = agent_specs(agents, game.players)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    frozen = tuple(sorted(options.items()))
-    tasks = [GameTask(text, source, frozen, specs, game_seed(seed, i), i, max_plies)
+    text = game.env.text or ""
+    source = game.expansion.game.span.path
+    options = tuple(sorted(game.options.items()))
+    tasks = [GameTask(text, source, options, specs, game_seed(seed, i), i, max_plies)
              for i in range(n)]
     if backend == "ray":
         stream = run_ray(tasks, address)

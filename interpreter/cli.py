@@ -1,25 +1,43 @@
-"""The `ludeme` command: play, validate, playout, grammar."""
+"""The `ludeme` command: play, validate, playout, grammar, replay, render, analyze."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dsl.errors import GameError, RuleError
 from interpreter import load_game
 from interpreter.agents import Agent, make_agent
-from interpreter.game import Game
+from interpreter.display import draw, status
+from interpreter.game import Game, State
+from interpreter.record import (
+    RecordError,
+    RecordWriter,
+    check_same_game,
+    load_record,
+    read_record,
+    replay,
+)
 
 
 def _count(text: str) -> int:
     n = int(text)
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {n}")
+    return n
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
     return n
 
 
@@ -49,7 +67,91 @@ def cmd_play(args: argparse.Namespace) -> int:
             agents[role] = make_agent(name, seed)
         except ValueError as exc:
             raise GameError(f"--ai {spec!r}: {exc}") from None
-    return run(game, agents)
+    if args.record is None:
+        return run(game, agents)
+    history, moves = _resume(game, args.record)
+    if moves:
+        print(f"resuming the {len(moves)} moves in {args.record}")
+    try:
+        recorder = RecordWriter(args.record, game, args.file, moves)
+    except OSError as exc:
+        raise GameError(f"--record {args.record}: cannot write it: {exc.strerror or exc}") \
+            from None
+    return run(game, agents, recorder=recorder, history=history, moves=moves)
+
+
+def _resume(game: Game, path: str) -> tuple[list[State] | None, list[str]]:
+    """The game so far in an existing record file (for `play --record`), or nothing if the
+    file does not exist or is empty. A file that is not a record of this game is refused
+    rather than overwritten."""
+    p = Path(path)
+    if not p.exists() or (p.is_file() and not p.read_text(encoding="utf-8",
+                                                          errors="replace").strip()):
+        return None, []
+    rec = read_record(p)
+    check_same_game(game, rec)
+    states, moves = replay(rec, game)
+    return states, moves
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game, states, moves = load_record(args.record, args.game)
+    if args.verbose:
+        print(draw(game, states[0]))
+        for i, (move, state) in enumerate(zip(moves, states[1:], strict=True), start=1):
+            print(f"{i}. {states[i - 1].mover} {move}")
+            print(draw(game, state))
+    else:
+        print(draw(game, states[-1]))
+    print(f"{len(moves)} moves of {game.name} replayed. {status(game, states[-1])}")
+    return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from interpreter.svg import render_svg
+
+    game = load_game(args.file, **_options(args.option))
+    state = game.initial_state()
+    if args.position is not None:
+        try:
+            text = Path(args.position).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise GameError(f"--position {args.position}: cannot read it: {why}") from None
+        try:
+            state = game.from_text(text)
+        except GameError as exc:
+            raise GameError(f"{args.position}: {exc}") from None
+    elif args.record is not None:
+        rec = read_record(args.record)
+        check_same_game(game, rec)
+        state = replay(rec, game)[0][-1]
+    svg = render_svg(state)
+    if args.output in (None, "-"):
+        sys.stdout.write(svg)
+        return 0
+    try:
+        Path(args.output).write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise GameError(f"-o {args.output}: cannot write it: {exc.strerror or exc}") from None
+    print(f"wrote {args.output}")
+    return 0
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from interpreter.analyze import analyze, progress_stream
+
+    game = load_game(args.file, **_options(args.option))
+    if args.address is not None and args.backend != "ray":
+        raise GameError("--address is for the ray backend: add --backend ray")
+    report = analyze(game, args.agents, args.n, seed=args.seed, workers=args.workers,
+                     backend=args.backend, address=args.address, progress=progress_stream())
+    if args.json:
+        print(json.dumps(report.summary(), indent=2))
+    else:
+        for line in report.lines():
+            print(line)
+    return 1 if report.summary()["crashes"] else 0
 
 
 @dataclass
@@ -128,7 +230,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             status = 1
             continue
         for w in game.warnings:
-            print(w.format(game.expansion and game.env.text), file=sys.stderr)
+            print(w.format(game.env.text), file=sys.stderr)
         print(f"{path}: ok ({game.name}, {len(game.sites)} sites, roles "
               f"{', '.join(game.players)})")
         if args.playouts:
@@ -174,8 +276,13 @@ def parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game in the REPL")
     play.add_argument("file")
     play.add_argument("--option", action="append", default=[], metavar="K=V")
-    play.add_argument("--ai", action="append", default=[], metavar="ROLE=AGENT")
+    play.add_argument("--ai", action="append", default=[], metavar="ROLE=AGENT",
+                      help="the computer plays ROLE; AGENT is random, flat:K or mcts:K (K "
+                      "iterations; also mcts:5s, mcts:K:5s)")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--record", metavar="FILE", default=None,
+                      help="write the game to a record file as it is played (and resume the "
+                      "game in it if the file exists)")
     play.set_defaults(run=cmd_play)
     val = sub.add_parser("validate", help="check game files (and play random games)")
     val.add_argument("files", nargs="+")
@@ -189,6 +296,39 @@ def parser() -> argparse.ArgumentParser:
     po.add_argument("--option", action="append", default=[], metavar="K=V")
     po.add_argument("--seed", type=int, default=None)
     po.set_defaults(run=cmd_playout)
+    rp = sub.add_parser("replay", help="replay a game record, checking every move")
+    rp.add_argument("record")
+    rp.add_argument("--game", metavar="FILE", default=None,
+                    help="the game file (default: the one the record names)")
+    rp.add_argument("-v", "--verbose", action="store_true", help="show every position")
+    rp.set_defaults(run=cmd_replay)
+    rd = sub.add_parser("render", help="draw a position as an SVG picture")
+    rd.add_argument("file")
+    rd.add_argument("--option", action="append", default=[], metavar="K=V")
+    where = rd.add_mutually_exclusive_group()
+    where.add_argument("--position", metavar="POS.txt", default=None,
+                       help="a position text (default: the initial position)")
+    where.add_argument("--record", metavar="REC", default=None,
+                       help="the last position of a game record")
+    rd.add_argument("-o", "--output", metavar="OUT.svg", default=None,
+                    help="where to write the picture (default: stdout)")
+    rd.set_defaults(run=cmd_render)
+    an = sub.add_parser("analyze", help="play many games between agents and report")
+    an.add_argument("file")
+    an.add_argument("-n", type=_count, default=100, help="games to play (default 100)")
+    an.add_argument("--option", action="append", default=[], metavar="K=V")
+    an.add_argument("--agents", default="random", metavar="AGENT[,AGENT...]",
+                    help="one agent for every role, or one per role in role order: random, "
+                    "flat:K, mcts:K (default random)")
+    an.add_argument("--seed", type=int, default=None,
+                    help="base seed (default: a random one, printed with the report)")
+    an.add_argument("--workers", type=_positive, default=None,
+                    help="local worker processes (default: one per CPU)")
+    an.add_argument("--backend", choices=("local", "ray"), default="local")
+    an.add_argument("--address", default=None, help="the Ray cluster to use (--backend ray; "
+                    "default: start a local Ray instance)")
+    an.add_argument("--json", action="store_true", help="the report as JSON")
+    an.set_defaults(run=cmd_analyze)
     gr = sub.add_parser("grammar", help="list every ludeme with its parameters")
     gr.add_argument("-v", "--verbose", action="store_true", help="full documentation")
     gr.set_defaults(run=cmd_grammar)
@@ -200,7 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except GameError as exc:
-        print(f"ludeme: {exc}" if not isinstance(exc, RuleError) else str(exc), file=sys.stderr)
+        located = isinstance(exc, RuleError | RecordError)  # already says file:line:
+        print(str(exc) if located else f"ludeme: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -12,8 +12,10 @@ after a move::
     # result: X wins (...)
 
 The `game:` path is relative to the record's own directory (or absolute); when no file is
-there, it is tried relative to the current directory. A record whose game file has changed
-since it was made (another hash) is refused: its moves might mean something else now.
+there, it is tried relative to the current directory. Records written by ludeme use a relative
+path when the game file is inside the record's directory, else an absolute one. A record
+whose game file has changed since it was made (another hash) is refused: its moves might
+mean something else now.
 
 Every problem is a `RecordError` located as `record:line: message`.
 """
@@ -67,7 +69,6 @@ class Record:
     options: dict[str, str] = field(default_factory=dict)
     option_lines: dict[str, int] = field(default_factory=dict)
     moves: list[tuple[int, str]] = field(default_factory=list)  # (line number, notation)
-    end_line: int = 1  # the last line, for errors about the whole file
 
     def game_path(self) -> Path:
         """The game file: beside the record, else relative to the current directory."""
@@ -82,9 +83,7 @@ def parse_record(text: str, source: str = "<record>") -> Record:
     """The header and moves of a record's text; RecordError for a malformed header."""
     rec = Record(source)
     in_moves = False
-    lines = text.splitlines()
-    rec.end_line = max(len(lines), 1)
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -220,14 +219,13 @@ def check_same_game(game: Game, rec: Record) -> None:
 
 def header(game: Game, game_path: str | Path, record_path: str | Path) -> str:
     """A record's header for `game`, loaded from `game_path`, to be written at
-    `record_path` (the game's path is written relative to the record's directory)."""
+    `record_path`. The game's path is written relative to the record's directory when the
+    game file is inside it, else absolute."""
     where = Path(record_path).resolve().parent
-    try:
-        rel = os.path.relpath(Path(game_path).resolve(), where)
-    except ValueError:  # another drive (Windows)
-        rel = str(Path(game_path).resolve())
+    target = Path(game_path).resolve()
+    name = target.relative_to(where) if target.is_relative_to(where) else target
     lines = [MAGIC, f"# {game.name}: {' vs '.join(game.players)}",
-             f"game: {Path(rel).as_posix()}", f"sha256: {text_hash(game.env.text or '')}"]
+             f"game: {name.as_posix()}", f"sha256: {text_hash(game.env.text or '')}"]
     lines += [f"option: {k}={format_option(v)}" for k, v in game.options.items()]
     return "\n".join(lines) + "\n"
 

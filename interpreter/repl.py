@@ -103,7 +103,7 @@ class Repl(cmd.Cmd):
     def emptyline(self) -> bool:
         return False
 
-    def default(self, line: str) -> bool:
+    def default(self, line: str) -> bool:  # type: ignore[override]
         words = line.split()
         if words and words[0] in ("EOF",):
             return True

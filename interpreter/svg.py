@@ -182,7 +182,8 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     # The last turn.
     marked = state.last if last is None else tuple(last)
     for s in sorted(set(marked or ())):
-        out.append(f'<polygon class="last" points="{_points(shape(s, 0.86))}" fill="none" '
+        out.append(f'<polygon class="last" data-site="{topo.names[s]}" '
+                   f'points="{_points(shape(s, 0.86))}" fill="none" '
                    f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')
 
     if caption:
