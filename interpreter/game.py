@@ -254,9 +254,16 @@ class Game:
 
     def find(self, state: State, move: Move | str) -> Move:
         """The legal move `move` stands for, or IllegalMoveError saying why there is none."""
-        text = str(move)
         if state.result is not None:
-            raise IllegalMoveError(f"{text}: the game is over")
+            raise IllegalMoveError(f"{move}: the game is over")
+        if state._moves is None:
+            state._moves = self.generate(state)
+        legal = state._moves
+        if isinstance(move, Move):
+            for m in legal:  # usually one of this state's own moves
+                if m is move:
+                    return m
+        text = str(move)
         if isinstance(move, Move) and move.names is self.sites:
             key = move.key
         elif isinstance(move, Move):  # made for another board: read it by its notation
@@ -266,8 +273,9 @@ class Game:
             text = move.strip()
         else:
             raise IllegalMoveError(f"{move!r}: a move is a Move or its notation (a string)")
-        for m in state.legal_moves():
-            if m.key == key:
+        kind, sites = key
+        for m in legal:
+            if m.sites == sites and m.kind == kind:
                 return m
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
 

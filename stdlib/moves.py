@@ -85,6 +85,55 @@ def kinded(generate: Moves, *kinds: str | Moves) -> Moves:
     return generate
 
 
+def placements(ctx: Ctx, sites: Sequence[int], value: int) -> Sequence[Move]:
+    """Placements of `value` on each of the sites (all empty), or none if the mover's hand
+    lacks the piece (in games that count them)."""
+    state = ctx.state
+    if sites and state is not None and state.hands:
+        # Every placement puts down one piece of the same kind: one check serves all.
+        short = ctx.env.shortage(state.hands, ctx.board, ((sites[0], value),))
+        if short is not None:
+            if ctx.explain is not None:
+                for s in sites:
+                    ctx.explain.setdefault(("place", (s,)), short)
+            return []
+    return Placements(sites, value, ctx.env.placements(value))
+
+
+def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless: Filter
+                       ) -> Sequence[Move]:
+    """The placements among `candidates` (a Placements) that the filters allow; judge(),
+    written out for the one-site change every placement makes."""
+    if not candidates or (if_ is None and unless is None):
+        return candidates
+    assert isinstance(candidates, Placements)
+    board, value = ctx.board, candidates.value
+    explain = ctx.explain
+    kept: list[int] = []
+    try:
+        for s in candidates.sites:
+            board[s] = value
+            ctx.to = s
+            ctx.changed = (s,)
+            if if_ is not None and not if_(ctx):
+                reason: str | None = refusal(if_, held=False)
+            elif unless is not None and unless(ctx):
+                reason = refusal(unless, held=True)
+            else:
+                reason = None
+                kept.append(s)
+            board[s] = EMPTY
+            if kept and ctx.probe:
+                break
+            if reason is not None and explain is not None:
+                explain.setdefault(("place", (s,)), reason)
+    finally:
+        ctx.changed = None
+        for s in candidates.sites:
+            board[s] = EMPTY
+    return Placements(kept, value, candidates.row)
+
+
 def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
     """The board value a placement puts down: the mover's own piece, or the named piece."""
     if name is None:
@@ -116,55 +165,16 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 
     def unconditional(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
-        value = value_of(ctx)
         sites = region(ctx) if placeable else \
             [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
-        state = ctx.state
-        if sites and state is not None and state.hands:
-            # Every placement puts down one piece of the same kind: one check serves all.
-            short = ctx.env.shortage(state.hands, board, ((sites[0], value),))
-            if short is not None:
-                if ctx.explain is not None:
-                    for s in sites:
-                        ctx.explain.setdefault(("place", (s,)), short)
-                return []
-        return Placements(sites, value, names)
+        return placements(ctx, sites, value_of(ctx))
 
     unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if if_ is None and unless is None and capture is None:
         return unconditional
 
     def filtered(ctx: Ctx) -> Sequence[Move]:
-        placements = unconditional(ctx)
-        if not placements:
-            return placements
-        assert isinstance(placements, Placements)
-        board, value = ctx.board, placements.value
-        explain = ctx.explain
-        kept: list[int] = []
-        try:
-            for s in placements.sites:
-                # judge(), written out for the one-site change every placement makes.
-                board[s] = value
-                ctx.to = s
-                ctx.changed = (s,)
-                if if_ is not None and not if_(ctx):
-                    reason: str | None = refusal(if_, held=False)
-                elif unless is not None and unless(ctx):
-                    reason = refusal(unless, held=True)
-                else:
-                    reason = None
-                    kept.append(s)
-                board[s] = EMPTY
-                if kept and ctx.probe:
-                    break
-                if reason is not None and explain is not None:
-                    explain.setdefault(("place", (s,)), reason)
-        finally:
-            ctx.changed = None
-            for s in placements.sites:
-                board[s] = EMPTY
-        return Placements(kept, value, names)
+        return allowed_placements(ctx, unconditional(ctx), if_, unless)
 
     filtered.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if capture is None:
@@ -208,24 +218,21 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
     value_of = piece_value(env, None)
     no_piece = env.no_piece
 
-    def generate(ctx: Ctx) -> list[Move]:
+    def generate(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
-        value = value_of(ctx)
-        out: list[Move] = []
+        landing = []
         for s, v in enumerate(board):
             if v != EMPTY or s in no_piece:
                 continue
             if below[s] == -1 or board[below[s]] != EMPTY:
-                accept(ctx, Move("place", (s,), ((s, value),), names), s, -1, if_, unless, out)
-                if ctx.probe and out:
-                    return out
+                landing.append(s)
             elif ctx.explain is not None:
                 rest = below[s]
                 while below[rest] != -1 and board[below[rest]] == EMPTY:
                     rest = below[rest]
                 ctx.explain.setdefault(("place", (s,)), f"a piece dropped there falls to "
                                        f"{names[rest]}")
-        return out
+        return allowed_placements(ctx, placements(ctx, landing, value_of(ctx)), if_, unless)
     return kinded(generate, "place")
 
 

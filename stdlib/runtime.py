@@ -54,28 +54,26 @@ class Move:
 
 
 class Placements(Sequence[Move]):
-    """The placements of one board value on each of some sites, as a sequence of moves that
-    are made only when asked for: a random playout picks one of them by index and never
-    builds the others."""
+    """The placements of one board value on each of some sites, as a sequence of moves. The
+    moves themselves are made once per game (`row[site]`, see `Env.placements`) and shared
+    by every position, so listing them costs no more than listing the sites."""
 
-    __slots__ = ("sites", "value", "names")
+    __slots__ = ("sites", "value", "row")
 
-    def __init__(self, sites: list[int], value: int, names: tuple[str, ...]) -> None:
+    def __init__(self, sites: Sequence[int], value: int, row: list[Move]) -> None:
         self.sites = sites
         self.value = value
-        self.names = names
+        self.row = row
 
     def __len__(self) -> int:
         return len(self.sites)
 
     def __getitem__(self, i: int) -> Move:  # type: ignore[override]
-        s = self.sites[i]
-        return Move("place", (s,), ((s, self.value),), self.names)
+        return self.row[self.sites[i]]
 
     def __iter__(self) -> Iterator[Move]:
-        value, names = self.value, self.names
-        for s in self.sites:
-            yield Move("place", (s,), ((s, value),), names)
+        row = self.row
+        return iter([row[s] for s in self.sites])
 
 
 class Groups(Sequence[Move]):
@@ -233,6 +231,17 @@ class Env:
         """Freeze the tables derived from the pieces once they are all declared."""
         self._counted = self.counted
         self._owner = self.owner
+        self._placements: dict[int, list[Move]] = {}
+
+    def placements(self, value: int) -> list[Move]:
+        """The move placing `value` on each site, by site: made once, shared by all positions
+        (moves are immutable)."""
+        row = self._placements.get(value)
+        if row is None:
+            names = self.names
+            row = self._placements[value] = [Move("place", (s,), ((s, value),), names)
+                                             for s in range(self.topology.size)]
+        return row
 
     @property
     def no_piece(self) -> frozenset[int]:
