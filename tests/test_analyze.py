@@ -6,35 +6,16 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-import os
-import shutil
-import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from console import ludeme
 
 from interpreter import load_game, parse_game
 from interpreter.analyze import analyze, game_seed, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
-
-
-def _command() -> list[str]:
-    beside = Path(sysconfig.get_path("scripts")) / "ludeme"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which("ludeme")
-    return [found] if found else [sys.executable, "-m", "interpreter.cli"]
-
-
-def ludeme(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
-           timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    full = dict(os.environ, PYTHONIOENCODING="utf-8", **(env or {}))
-    return subprocess.run([*_command(), *args], cwd=cwd, capture_output=True, text=True,
-                          encoding="utf-8", timeout=timeout, env=full)
 
 
 def test_wilson_interval() -> None:

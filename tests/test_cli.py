@@ -3,40 +3,15 @@ subprocess, with exit codes and output checked (see the CLI part of docs/contrac
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from console import ludeme
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.game"))
-
-
-def _command() -> list[str]:
-    """The installed console script: next to this interpreter, else on PATH; as a last resort
-    the module itself."""
-    beside = Path(sysconfig.get_path("scripts")) / "ludeme"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which("ludeme")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "interpreter.cli"]
-
-
-LUDEME = _command()
-
-
-def ludeme(*args: str, cwd: Path = ROOT, stdin: str | None = None
-           ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([*LUDEME, *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120, env=env)
 
 
 LOCATED = re.compile(r"^(?P<path>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")

@@ -8,12 +8,11 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
-import sysconfig
 import time
 from pathlib import Path
 
 import pytest
+from console import LUDEME, ludeme
 
 from interpreter import load_game
 from interpreter.game import Game
@@ -31,24 +30,6 @@ from interpreter.repl import Repl
 ROOT = Path(__file__).resolve().parent.parent
 TICTACTOE = ROOT / "games" / "tictactoe.game"
 X_WINS = ["a1", "b1", "a2", "b2", "a3"]
-
-
-def _command() -> list[str]:
-    beside = Path(sysconfig.get_path("scripts")) / "ludeme"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which("ludeme")
-    return [found] if found else [sys.executable, "-m", "interpreter.cli"]
-
-
-LUDEME = _command()
-
-
-def ludeme(*args: str, cwd: Path = ROOT, stdin: str | None = None
-           ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([*LUDEME, *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120, env=env)
 
 
 def write_record(path: Path, game: Game, game_path: Path, moves: list[str]) -> Path:

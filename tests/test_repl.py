@@ -5,16 +5,13 @@ session survives, answers bad input with a one-line `error: ...` and never a tra
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import subprocess
-import sys
-import sysconfig
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from console import ludeme
 
 from interpreter import load_game
 from interpreter.agents import RandomAgent
@@ -302,19 +299,8 @@ def test_both_sides_ai_plays_the_whole_game(game: Game) -> None:
 
 # Through the console script -------------------------------------------------------------------
 
-def _command() -> list[str]:
-    beside = Path(sysconfig.get_path("scripts")) / "ludeme"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which("ludeme")
-    return [found] if found else [sys.executable, "-m", "interpreter.cli"]
-
-
 def play(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([*_command(), "play", "games/tictactoe.game", *args], cwd=ROOT,
-                          input=script, capture_output=True, text=True, encoding="utf-8",
-                          timeout=60, env=env)
+    return ludeme("play", "games/tictactoe.game", *args, stdin=script, timeout=60)
 
 
 # X tries every site in turn: each try either plays (and O answers) or is refused as occupied,

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import io
-import os
 import random
-import shutil
-import subprocess
-import sys
-import sysconfig
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from console import ludeme
 
 from interpreter import load_game, parse_game
 from interpreter.game import Game, State
@@ -178,20 +174,6 @@ def test_repr_svg_for_jupyter() -> None:
 
 
 # Command line and REPL ------------------------------------------------------------------------
-
-def _command() -> list[str]:
-    beside = Path(sysconfig.get_path("scripts")) / "ludeme"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    found = shutil.which("ludeme")
-    return [found] if found else [sys.executable, "-m", "interpreter.cli"]
-
-
-def ludeme(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([*_command(), *args], cwd=cwd, capture_output=True, text=True,
-                          encoding="utf-8", timeout=120, env=env)
-
 
 def test_render_command(tmp_path: Path) -> None:
     out = tmp_path / "hex.svg"
