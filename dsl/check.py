@@ -17,9 +17,14 @@ from dsl.types import GAME, DslType, ListOf
 
 
 class Spec(Protocol):
-    name: str
-    params: Any
-    returns: DslType
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def params(self) -> Any: ...
+
+    @property
+    def returns(self) -> DslType: ...
 
     @property
     def head(self) -> str: ...

@@ -86,25 +86,25 @@ class _ToAst(Transformer[Token, list[Node]]):
         return Keyword(self._span(meta), name=str(tok)[:-1], value=value)
 
     @v_args(meta=True)
-    def list(self, meta: object, children: list[Node]) -> ListNode:
+    def braces(self, meta: object, children: list[Node]) -> ListNode:
         return ListNode(self._span(meta), items=tuple(children))
 
-    def string(self, children: list[Token]) -> Str:
+    def string_atom(self, children: list[Token]) -> Str:
         return Str(self._span(children[0]), value=_unescape(str(children[0])))
 
-    def int(self, children: list[Token]) -> Int:
+    def int_atom(self, children: list[Token]) -> Int:
         return Int(self._span(children[0]), value=int(children[0]))
 
-    def float(self, children: list[Token]) -> Float:
+    def float_atom(self, children: list[Token]) -> Float:
         return Float(self._span(children[0]), value=float(children[0]))
 
-    def bool(self, children: list[Token]) -> Bool:
+    def bool_atom(self, children: list[Token]) -> Bool:
         return Bool(self._span(children[0]), value=str(children[0]) == "true")
 
-    def const(self, children: list[Token]) -> Const:
+    def const_atom(self, children: list[Token]) -> Const:
         return Const(self._span(children[0]), name=str(children[0]))
 
-    def param(self, children: list[Token]) -> Param:
+    def param_atom(self, children: list[Token]) -> Param:
         return Param(self._span(children[0]), name=str(children[0])[1:])
 
 
@@ -188,7 +188,8 @@ def _describe_expected(expected: set[str] | frozenset[str]) -> str:
 
 def _lark_error(exc: LarkError, text: str, path: str) -> Diagnostic:
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else "?"
         hint = ""
         if ch == '"':
             hint = ": unterminated string (strings end on the same line)"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from dsl.ast import Bool, Const, Float, Form, Int, ListNode, Node, Str, show
+from dsl.ast import Bool, Const, Float, Form, Int, ListNode, Node, Span, Str, show
 from dsl.check import resolve
 from dsl.errors import Diagnostic, RuleError
 from dsl.expand import Expansion
@@ -36,8 +36,9 @@ class Compiler:
         self.env = env
         self.diagnostics = diagnostics
 
-    def error(self, node: Node, message: str) -> None:
-        self.diagnostics.append(Diagnostic(node.span, message))
+    def error(self, where: Node | Span, message: str) -> None:
+        span = where if isinstance(where, Span) else where.span
+        self.diagnostics.append(Diagnostic(span, message))
 
     def compile(self, node: Node, expected: DslType | ListOf) -> Any:
         if isinstance(node, ListNode):
@@ -253,10 +254,11 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
     if "pieces" in sections:
         neutral = bare.compile(sections["pieces"][0], SECTION)
         assert isinstance(neutral, PiecesSection)
-        for p in neutral.pieces:
-            extra_pieces.append(PieceType(p.name, p.symbol, NEUTRAL, 0))
-    for p in extra_pieces:
-        pieces.append(PieceType(p.name, p.symbol, NEUTRAL, len(pieces) + 1))
+        for piece_decl in neutral.pieces:
+            extra_pieces.append(PieceType(piece_decl.name, piece_decl.symbol, NEUTRAL, 0))
+    for neutral_piece in extra_pieces:
+        pieces.append(PieceType(neutral_piece.name, neutral_piece.symbol, NEUTRAL,
+                                len(pieces) + 1))
     by_name = {p.name: p.value for p in pieces}
     for r, decl in enumerate(players.players):
         if decl.on:
@@ -268,16 +270,17 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
             else:
                 pieces[r] = replace(pieces[r], on=terrain)
     symbols: dict[str, str] = {}
-    for p in pieces:
-        if len(p.symbol) != 1 or p.symbol in ". *" or p.symbol.isspace():
+    for kind in pieces:
+        if len(kind.symbol) != 1 or kind.symbol in ". *" or kind.symbol.isspace():
             diagnostics.append(Diagnostic(sections["players"][0].span,
-                                          f'piece "{p.name}" needs a one-character symbol other '
-                                          f"than '.', '*' or a space (it has {p.symbol!r})"))
-        elif p.symbol in symbols:
+                                          f'piece "{kind.name}" needs a one-character symbol '
+                                          f"other than '.', '*' or a space (it has "
+                                          f"{kind.symbol!r})"))
+        elif kind.symbol in symbols:
             diagnostics.append(Diagnostic(sections["players"][0].span,
-                                          f'pieces "{symbols[p.symbol]}" and "{p.name}" share the '
-                                          f"symbol {p.symbol!r}"))
-        symbols[p.symbol] = p.name
+                                          f'pieces "{symbols[kind.symbol]}" and "{kind.name}" '
+                                          f"share the symbol {kind.symbol!r}"))
+        symbols[kind.symbol] = kind.name
     env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
               tuple(p.sides for p in players.players), text, diagnostics,
               supply=tuple(p.supply for p in players.players))

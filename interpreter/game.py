@@ -205,9 +205,8 @@ class Game:
         for i, rule in enumerate(self.end_rules):
             if rule.condition(ctx):  # type: ignore[operator]
                 state.result = rule.result(ctx)  # type: ignore[operator]
-                why = getattr(rule.condition, "why", None) or getattr(rule.condition, "source",
-                                                                      f"end rule {i + 1}")
-                state.reason = why
+                state.reason = str(getattr(rule.condition, "why", None)
+                                   or getattr(rule.condition, "source", f"end rule {i + 1}"))
                 break
         return state
 

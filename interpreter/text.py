@@ -171,10 +171,10 @@ def parse_position(game: Game, text: str) -> State:
             memory.append(None)
     if keys:
         key, (number, _) = next(iter(keys.items()))
-        known = ["mover", "phase", "decision", "passes", "pie", "swapped"]
-        known += [f"{game.hand_word} {role}" for role in game.players] if hands else []
-        known += [mem.key for mem in game.env.memories]
-        raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(known)})")
+        keywords = ["mover", "phase", "decision", "passes", "pie", "swapped"]
+        keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
+        keywords += [mem.key for mem in game.env.memories]
+        raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase)

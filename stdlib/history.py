@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from stdlib.moves import kinded
@@ -71,7 +71,7 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
         return any(all(after.get(s, board[s]) == v for s, v in window)  # type: ignore[index]
                    for window in restriction)
 
-    def generate(ctx: Ctx) -> list[Move]:
+    def generate(ctx: Ctx) -> Sequence[Move]:
         candidates = moves(ctx)
         restriction = ctx.state.memory[slot] if ctx.state is not None else None
         if not restriction:

@@ -167,6 +167,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
         board = ctx.board
         sites = region(ctx) if placeable else \
             [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
+        assert isinstance(sites, Sequence)
         return placements(ctx, sites, value_of(ctx))
 
     unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]
@@ -300,7 +301,7 @@ def first_of(*alternatives: Moves) -> Moves:
     return kinded(generate, *alternatives)
 
 
-def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: list[Move]) -> None:
+def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: Sequence[Move]) -> None:
     """Record why moves of later alternatives are not allowed now."""
     assert ctx.explain is not None
     example = str(chosen[0])
@@ -320,12 +321,13 @@ def any_of(*alternatives: Moves) -> Moves:
     """All the moves of all the alternatives: the mover chooses any one.
 
     (any-of (step Forwards to:Empty) (step ForwardDiagonal to:Enemy))"""
-    kinds = [getattr(alt, "kinds", None) for alt in alternatives]
-    disjoint = all(k is not None for k in kinds) and \
-        sum(len(k) for k in kinds) == len(frozenset().union(*kinds))  # type: ignore[arg-type]
+    kinds: list[frozenset[str]] = [getattr(alt, "kinds", None) or frozenset({"?"})
+                                   for alt in alternatives]
+    known = all(hasattr(alt, "kinds") for alt in alternatives)
+    disjoint = known and sum(len(k) for k in kinds) == len(frozenset().union(*kinds))
 
     def chain(ctx: Ctx) -> Sequence[Move]:
-        parts = []
+        parts: list[Sequence[Move]] = []
         for alt in alternatives:
             moves = alt(ctx)
             if moves:
@@ -348,7 +350,7 @@ def any_of(*alternatives: Moves) -> Moves:
         return out
 
     if disjoint:  # moves of different kinds can never be the same move
-        chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined, arg-type]
+        chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined]
         return chain
     return generate
 

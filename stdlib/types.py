@@ -3,7 +3,7 @@ compile time. Dynamic values are closures over an evaluation context `Ctx`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Annotated, Any
 
 from dsl import types as t
@@ -22,7 +22,7 @@ RoleExpr = Annotated[Callable[[Ctx], int], t.ROLE]
 RolesExpr = Annotated[Callable[[Ctx], tuple[int, ...]], t.ROLES]
 Direction = Annotated[str, t.DIRECTION]
 CellKind = Annotated[str, t.CELL]
-Moves = Annotated[Callable[[Ctx], list[Any]], t.MOVES]
+Moves = Annotated[Callable[[Ctx], Sequence[Any]], t.MOVES]
 Effect = Annotated[Callable[[Ctx], None], t.EFFECT]
 ResultExpr = Annotated[Callable[[Ctx], int], t.RESULT]
 Capture = Annotated[Any, t.CAPTURE]
