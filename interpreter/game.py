@@ -29,7 +29,7 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "_moves", "_empty")
+                 "verdicts", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -53,6 +53,9 @@ class State:
         self.phase = phase  # index of the game's current stage (phases)
         self._moves: list[Move] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
+        # Placement verdicts of filters that say what they read, kept for the next position:
+        # (if, unless, mover, value) -> {site: reason, "" if allowed}.
+        self.verdicts: dict[tuple[Any, ...], dict[int, str]] = {}
 
     # The contract -------------------------------------------------------------------------
     @property
@@ -321,6 +324,7 @@ class Game:
                             hands=state.hands, memory=(None,) * len(self.env.memories),
                             phase=state.phase)
             swapped._empty = state._empty
+            swapped.verdicts = state.verdicts
             return swapped
         steps = self.steps(state)
         hands = self._change(board, move.changes, state.hands)
@@ -340,6 +344,7 @@ class Game:
         memory = tuple(mem.update(state.board, board, changed, value)
                        for mem, value in zip(self.env.memories, state.memory, strict=True))
         empty = self._empty_after(state, board, changed)
+        verdicts = self._verdicts_after(state, changed)
         last = changed if state.step == 0 or state.last is None else state.last + changed
         all_pass = state.turn_all_pass and move.kind == "pass"
         if step < len(steps):
@@ -348,12 +353,14 @@ class Game:
                            turn_all_pass=all_pass, hands=hands, memory=memory,
                            phase=state.phase)
             within._empty = empty
+            within.verdicts = verdicts
             return within
         new = State(self, board, (mover + 1) % len(self.players), step=0,
                     passes=state.passes + 1 if all_pass else 0,
                     pie_open=False, swapped=state.swapped, last=last,
                     turn=state.turn + 1, hands=hands, memory=memory, phase=state.phase)
         new._empty = empty
+        new.verdicts = verdicts
         # The swap is open exactly where position text would say so by default: the second
         # role's first turn (the first role has added pieces, the second none).
         new.pie_open = self.pie and default_pie(self, board, new.to_move, new.swapped)
@@ -368,6 +375,20 @@ class Game:
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
         return self.settle(new, self.previous(new.to_move))
+
+    def _verdicts_after(self, state: State, changed: tuple[int, ...]
+                        ) -> dict[tuple[Any, ...], dict[int, str]]:
+        """The state's placement verdicts, less those a change at `changed` may alter."""
+        out = {}
+        for key, verdicts in state.verdicts.items():
+            touched = self.env.touched((key[0], key[1]))
+            assert touched is not None
+            kept = dict(verdicts)
+            for c in changed:
+                for s in touched[c]:
+                    kept.pop(s, None)
+            out[key] = kept
+        return out
 
     def _empty_after(self, state: State, board: list[int], changed: tuple[int, ...]
                      ) -> list[int] | None:

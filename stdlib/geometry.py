@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.runtime import EMPTY, Ctx, Env, reads_nothing, with_reads
 from stdlib.types import Capture, Cond, Direction, IntExpr, Relation, RoleExpr, SiteExpr
 
 
@@ -94,7 +94,9 @@ def centre_distance(env: Env, site: SiteExpr) -> IntExpr:
     ys = [p[1] for p in xy]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     table = tuple(round(4 * ((x - cx) ** 2 + (y - cy) ** 2)) for x, y in xy)
-    return lambda ctx: table[site(ctx)]
+    # A distance of To depends on no site's contents.
+    reads = reads_nothing if getattr(site, "site_var", None) == "to" else None
+    return with_reads(lambda ctx: table[site(ctx)], reads)
 
 
 @ludeme("sight")

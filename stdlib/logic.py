@@ -6,7 +6,7 @@ import operator
 from collections.abc import Callable
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.runtime import EMPTY, Ctx, Env, reads_of, with_reads
 from stdlib.types import (
     CellKind,
     Cond,
@@ -24,13 +24,14 @@ def and_(*conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
+    reads = reads_of(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return lambda ctx: a(ctx) and b(ctx)
+        return with_reads(lambda ctx: a(ctx) and b(ctx), reads)
     if len(conditions) == 3:
         a, b, c = conditions
-        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
-    return lambda ctx: all(c(ctx) for c in conditions)
+        return with_reads(lambda ctx: a(ctx) and b(ctx) and c(ctx), reads)
+    return with_reads(lambda ctx: all(c(ctx) for c in conditions), reads)
 
 
 @ludeme("or")
@@ -38,10 +39,11 @@ def or_(*conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
+    reads = reads_of(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return lambda ctx: a(ctx) or b(ctx)
-    return lambda ctx: any(c(ctx) for c in conditions)
+        return with_reads(lambda ctx: a(ctx) or b(ctx), reads)
+    return with_reads(lambda ctx: any(c(ctx) for c in conditions), reads)
 
 
 @ludeme("not")
@@ -57,7 +59,7 @@ def not_(condition: Cond) -> Cond:
     why_not = getattr(condition, "why", None)
     if why_not:
         negated.why_not = why_not  # type: ignore[attr-defined]
-    return negated
+    return with_reads(negated, reads_of(condition))
 
 
 @ludeme("=")
@@ -65,7 +67,7 @@ def eq(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers are equal.
 
     (= (count (sites Occupied Next)) 0)"""
-    return lambda ctx: a(ctx) == b(ctx)
+    return with_reads(lambda ctx: a(ctx) == b(ctx), reads_of(a, b))
 
 
 @ludeme("!=")
@@ -73,7 +75,7 @@ def ne(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers differ.
 
     (!= (count (sites Empty)) 0)"""
-    return lambda ctx: a(ctx) != b(ctx)
+    return with_reads(lambda ctx: a(ctx) != b(ctx), reads_of(a, b))
 
 
 @ludeme("<")
@@ -81,7 +83,7 @@ def lt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a < b.
 
     (< (count (sites Occupied Mover)) 3)"""
-    return lambda ctx: a(ctx) < b(ctx)
+    return with_reads(lambda ctx: a(ctx) < b(ctx), reads_of(a, b))
 
 
 @ludeme("<=")
@@ -89,7 +91,7 @@ def le(a: IntExpr, b: IntExpr) -> Cond:
     """True when a <= b.
 
     (<= (count (sites Empty)) 1)"""
-    return lambda ctx: a(ctx) <= b(ctx)
+    return with_reads(lambda ctx: a(ctx) <= b(ctx), reads_of(a, b))
 
 
 @ludeme(">")
@@ -97,7 +99,7 @@ def gt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a > b.
 
     (> (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
-    return lambda ctx: a(ctx) > b(ctx)
+    return with_reads(lambda ctx: a(ctx) > b(ctx), reads_of(a, b))
 
 
 @ludeme(">=")
@@ -105,7 +107,7 @@ def ge(a: IntExpr, b: IntExpr) -> Cond:
     """True when a >= b.
 
     (>= (count (sites Occupied Mover)) 5)"""
-    return lambda ctx: a(ctx) >= b(ctx)
+    return with_reads(lambda ctx: a(ctx) >= b(ctx), reads_of(a, b))
 
 
 @ludeme("+")
@@ -170,14 +172,16 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
     if var is not None and kind in ("Empty", "Occupied", "Friend", "Enemy"):
         # The common cases, written out: a site variable of the context and a simple test.
         get = operator.attrgetter(var)
+        # Judged for a candidate site To, it reads just that site.
+        reads = (lambda site: frozenset((site,))) if var == "to" else None
         if kind == "Empty":
-            return lambda ctx: ctx.board[get(ctx)] == EMPTY
+            return with_reads(lambda ctx: ctx.board[get(ctx)] == EMPTY, reads)
         if kind == "Occupied":
-            return lambda ctx: ctx.board[get(ctx)] != EMPTY
+            return with_reads(lambda ctx: ctx.board[get(ctx)] != EMPTY, reads)
         if kind == "Friend":
-            return lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover
-        return lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0 and \
-            ctx.owner[ctx.board[get(ctx)]] != ctx.mover
+            return with_reads(lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover, reads)
+        return with_reads(lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0
+                          and ctx.owner[ctx.board[get(ctx)]] != ctx.mover, reads)
     test = cell_test(env, kind)
     return lambda ctx: test(ctx, site(ctx))
 
@@ -226,7 +230,7 @@ def named(description: str, condition: Cond) -> Cond:
         return condition(ctx)
     test.why = description  # type: ignore[attr-defined]
     test.why_not = f"not {description}"  # type: ignore[attr-defined]
-    return test
+    return with_reads(test, reads_of(condition))
 
 
 @ludeme("count-around")
@@ -236,12 +240,16 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
 
     (= (count-around Site Empty) 0)"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
+    # Judged for a candidate site To, it reads that site's neighbours.
+    reads = (lambda s: frozenset(table[s])) if getattr(site, "site_var", None) == "to" else None
     if kind == "Occupied":
-        return lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY)
+        return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY),
+                          reads)
     if kind == "Empty":
-        return lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY)
+        return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY),
+                          reads)
     test = cell_test(env, kind)
-    return lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t))
+    return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t)), reads)
 
 
 @ludeme("holds")

@@ -109,23 +109,35 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
     assert isinstance(candidates, Placements)
     board, value = ctx.board, candidates.value
     explain = ctx.explain
+    # Verdicts kept by the state for filters that say what they read (see runtime.Reads):
+    # site -> reason for refusing, "" when allowed.
+    state = ctx.state
+    known: dict[int, str] | None = None
+    if state is not None and ctx.board is state.board and ctx.changed is None \
+            and ctx.env.touched((if_, unless)) is not None:
+        known = state.verdicts.setdefault((if_, unless, ctx.mover, value), {})
     kept: list[int] = []
     try:
         for s in candidates.sites:
-            board[s] = value
-            ctx.to = s
-            ctx.changed = (s,)
-            if if_ is not None and not if_(ctx):
-                reason: str | None = refusal(if_, held=False)
-            elif unless is not None and unless(ctx):
-                reason = refusal(unless, held=True)
-            else:
-                reason = None
+            reason = known.get(s) if known is not None else None
+            if reason is None:
+                board[s] = value
+                ctx.to = s
+                ctx.changed = (s,)
+                if if_ is not None and not if_(ctx):
+                    reason = refusal(if_, held=False)
+                elif unless is not None and unless(ctx):
+                    reason = refusal(unless, held=True)
+                else:
+                    reason = ""
+                board[s] = EMPTY
+                if known is not None:
+                    known[s] = reason
+            if not reason:
                 kept.append(s)
-            board[s] = EMPTY
-            if kept and ctx.probe:
-                break
-            if reason is not None and explain is not None:
+                if ctx.probe:
+                    break
+            elif explain is not None:
                 explain.setdefault(("place", (s,)), reason)
     finally:
         ctx.changed = None

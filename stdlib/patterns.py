@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from dsl import types as t
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.runtime import EMPTY, Ctx, Env, with_reads
 from stdlib.types import Annotated, Cond, Region
 
 SYMBOLS = frozenset("XO.*?")
@@ -230,7 +230,15 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     names = " or ".join(p.name for p in patterns)
     test.why = f"forms a {names}"  # type: ignore[attr-defined]
     test.why_not = f"does not form a {names}"  # type: ignore[attr-defined]
-    return test
+    if at is not None:
+        return test
+    # Judging a placement at a site, it reads the windows containing that site.
+    around = [frozenset().union(*(w.sites for _, w in if_empty[s]),
+                                *(w.sites for _, w in if_piece[s]),
+                                *((*same, *other, *empties, *pieces)
+                                  for _, same, other, empties, pieces in if_coloured[s]))
+              for s in range(size)]
+    return with_reads(test, lambda site: around[site])
 
 
 @ludeme("count-patterns")

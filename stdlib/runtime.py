@@ -232,6 +232,23 @@ class Env:
         self._counted = self.counted
         self._owner = self.owner
         self._placements: dict[int, list[Move]] = {}
+        self._touched: dict[tuple[Any, Any], list[tuple[int, ...]]] = {}
+
+    def touched(self, filters: tuple[Any, Any]) -> list[tuple[int, ...]] | None:
+        """For a pair of placement filters that both say what they read: for each site c, the
+        candidate sites whose verdict a change at c may change (None if they do not say)."""
+        table = self._touched.get(filters)
+        if table is None:
+            reads = reads_of(*(f for f in filters if f is not None))
+            if reads is None:
+                return None
+            size = self.topology.size
+            inverse: list[list[int]] = [[] for _ in range(size)]
+            for s in range(size):
+                for c in reads(s) | {s}:
+                    inverse[c].append(s)
+            table = self._touched[filters] = [tuple(sites) for sites in inverse]
+        return table
 
     def placements(self, value: int) -> list[Move]:
         """The move placing `value` on each site, by site: made once, shared by all positions
@@ -332,6 +349,36 @@ def _relative(name: str, forward: str, available: tuple[str, ...]) -> tuple[str,
         "Sideways": [turn(-2), turn(2)],
     }[name]
     return tuple(d for d in wanted if d in available)
+
+
+# Locality. A condition judged for a candidate site (bound to To) may say which sites of the
+# board it reads, as `.reads(site) -> frozenset`: its verdict cannot change while those sites
+# do not. Placements then keep verdicts from one position to the next and judge again only the
+# sites whose reads a move touched. A condition without `.reads` is judged every time.
+Reads = Callable[[int], frozenset[int]]
+NO_SITES: frozenset[int] = frozenset()
+
+
+def reads_nothing(site: int) -> frozenset[int]:
+    """For conditions that do not read the board (literals, distances of To)."""
+    return NO_SITES
+
+
+def with_reads(fn: Any, reads: Reads | None) -> Any:
+    """Mark `fn` as reading `reads(site)` when judged for a candidate site (None: unknown)."""
+    if reads is not None:
+        fn.reads = reads
+    return fn
+
+
+def reads_of(*fns: Any) -> Reads | None:
+    """The union of the functions' reads, or None if any of them does not say."""
+    found = [getattr(f, "reads", None) for f in fns]
+    if any(r is None for r in found):
+        return None
+    if len(found) == 1:
+        return found[0]  # type: ignore[no-any-return]
+    return lambda site: frozenset().union(*(r(site) for r in found))  # type: ignore[misc]
 
 
 class Ctx:
