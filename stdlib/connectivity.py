@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env
+from stdlib.runtime import Ctx, Env, ends_only, reads_of, with_reads
 from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
 
 
@@ -148,5 +148,13 @@ def has_link(site: SiteExpr, *links: Link) -> Cond:
 
     (place (sites Empty) if:(has-link To (link (sight Adjacent gap:1) if:(is Friend To))))"""
     def test(ctx: Ctx) -> bool:
-        return bool(_linked(ctx, site(ctx), list(links)))
+        return bool(_linked(ctx, site(ctx), chain))
+    chain = list(links)
+    # Judged for a candidate site To: it reads the sites the relations read from there, when
+    # the links' conditions read only their ends (which are among those sites, or To itself).
+    if getattr(site, "site_var", None) == "to" and all(
+            lk.condition is None or ends_only(lk.condition) for lk in chain):
+        reads = reads_of(*(lk.relation for lk in chain))
+        if reads is not None:
+            return with_reads(test, lambda s: reads(s) | {s})
     return test

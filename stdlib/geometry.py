@@ -112,6 +112,11 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
     if gap < 0 or (max_gap is not None and max_gap < gap):
         env.error("sight needs 0 <= gap <= max-gap")
 
+    # A site's line of sight depends on the sites along its lines (up to max-gap + 1 away).
+    reach = (max_gap + 1) if max_gap is not None else None
+    along = [frozenset(t for ray in rays for t in ray[s][:reach])
+             for s in range(env.topology.size)]
+
     def related(ctx: Ctx, s: int) -> list[int]:
         board = ctx.board
         out: list[int] = []
@@ -124,7 +129,7 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
                 if board[t] != EMPTY:
                     break
         return out
-    return related
+    return with_reads(related, lambda s: along[s])
 
 
 @ludeme("neighbours")
@@ -133,4 +138,5 @@ def neighbours(env: Env, directions: Direction = "Adjacent") -> Relation:
 
     (link (neighbours Adjacent) if:(is Friend From))"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
-    return lambda ctx, s: table[s]
+    # It reads no site, but a link's condition reads the neighbours it leads to.
+    return with_reads(lambda ctx, s: table[s], lambda s: frozenset(table[s]))

@@ -6,7 +6,7 @@ import operator
 from collections.abc import Callable
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, reads_of, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, ends_only, reads_of, with_ends, with_reads
 from stdlib.types import (
     CellKind,
     Cond,
@@ -24,14 +24,14 @@ def and_(*conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
-    reads = reads_of(*conditions)
+    reads, ends = reads_of(*conditions), ends_only(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return with_reads(lambda ctx: a(ctx) and b(ctx), reads)
+        return with_ends(with_reads(lambda ctx: a(ctx) and b(ctx), reads), ends)
     if len(conditions) == 3:
         a, b, c = conditions
-        return with_reads(lambda ctx: a(ctx) and b(ctx) and c(ctx), reads)
-    return with_reads(lambda ctx: all(c(ctx) for c in conditions), reads)
+        return with_ends(with_reads(lambda ctx: a(ctx) and b(ctx) and c(ctx), reads), ends)
+    return with_ends(with_reads(lambda ctx: all(c(ctx) for c in conditions), reads), ends)
 
 
 @ludeme("or")
@@ -39,11 +39,11 @@ def or_(*conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
-    reads = reads_of(*conditions)
+    reads, ends = reads_of(*conditions), ends_only(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return with_reads(lambda ctx: a(ctx) or b(ctx), reads)
-    return with_reads(lambda ctx: any(c(ctx) for c in conditions), reads)
+        return with_ends(with_reads(lambda ctx: a(ctx) or b(ctx), reads), ends)
+    return with_ends(with_reads(lambda ctx: any(c(ctx) for c in conditions), reads), ends)
 
 
 @ludeme("not")
@@ -59,7 +59,7 @@ def not_(condition: Cond) -> Cond:
     why_not = getattr(condition, "why", None)
     if why_not:
         negated.why_not = why_not  # type: ignore[attr-defined]
-    return with_reads(negated, reads_of(condition))
+    return with_ends(with_reads(negated, reads_of(condition)), ends_only(condition))
 
 
 @ludeme("=")
@@ -174,16 +174,19 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
         get = operator.attrgetter(var)
         # Judged for a candidate site To, it reads just that site.
         reads = (lambda site: frozenset((site,))) if var == "to" else None
+        ends = var in ("to", "frm")
         if kind == "Empty":
-            return with_reads(lambda ctx: ctx.board[get(ctx)] == EMPTY, reads)
-        if kind == "Occupied":
-            return with_reads(lambda ctx: ctx.board[get(ctx)] != EMPTY, reads)
-        if kind == "Friend":
-            return with_reads(lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover, reads)
-        return with_reads(lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0
-                          and ctx.owner[ctx.board[get(ctx)]] != ctx.mover, reads)
-    test = cell_test(env, kind)
-    return lambda ctx: test(ctx, site(ctx))
+            test = lambda ctx: ctx.board[get(ctx)] == EMPTY  # noqa: E731
+        elif kind == "Occupied":
+            test = lambda ctx: ctx.board[get(ctx)] != EMPTY  # noqa: E731
+        elif kind == "Friend":
+            test = lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover  # noqa: E731
+        else:
+            test = lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0 \
+                and ctx.owner[ctx.board[get(ctx)]] != ctx.mover  # noqa: E731
+        return with_ends(with_reads(test, reads), ends)
+    cell = cell_test(env, kind)
+    return lambda ctx: cell(ctx, site(ctx))
 
 
 @ludeme("in")
@@ -230,7 +233,7 @@ def named(description: str, condition: Cond) -> Cond:
         return condition(ctx)
     test.why = description  # type: ignore[attr-defined]
     test.why_not = f"not {description}"  # type: ignore[attr-defined]
-    return with_reads(test, reads_of(condition))
+    return with_ends(with_reads(test, reads_of(condition)), ends_only(condition))
 
 
 @ludeme("count-around")

@@ -381,6 +381,18 @@ def reads_of(*fns: Any) -> Reads | None:
     return lambda site: frozenset().union(*(r(site) for r in found))  # type: ignore[misc]
 
 
+def ends_only(*fns: Any) -> bool:
+    """Do all these conditions read nothing of the board but the sites bound to To and From?
+    (Marked `.ends_only`; such a condition, used in a link, reads only the link's ends.)"""
+    return all(getattr(f, "ends_only", False) for f in fns)
+
+
+def with_ends(fn: Any, flag: bool) -> Any:
+    if flag:
+        fn.ends_only = True
+    return fn
+
+
 class Ctx:
     """The context a compiled closure is evaluated in: the board (a list of board values, which
     move generators may change temporarily and restore), the mover, the sites of the move being
