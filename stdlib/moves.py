@@ -403,6 +403,8 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     no_piece = env.no_piece
     value_of = piece_value(env, None)
     limit = size if max_replaced is None else max_replaced
+    simple = onto in ("Empty", "EmptyOrEnemy")
+    replace_enemy = onto == "EmptyOrEnemy"
 
     def generate(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
@@ -417,13 +419,21 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
                     ctx.explain.setdefault(("multi", group), short)
             return []
         kept: list[tuple[int, ...]] = []
+        owner, mover = ctx.owner, ctx.mover
         for group in groups:
             replaced = 0
             for s in group:
-                if s in no_piece or not target(ctx, s):
+                v = board[s]
+                if v == EMPTY:
+                    if s in no_piece or (not simple and not target(ctx, s)):
+                        break
+                    continue
+                if simple:  # Empty or EmptyOrEnemy, written out
+                    if not replace_enemy or owner[v] < 0 or owner[v] == mover:
+                        break
+                elif not target(ctx, s):
                     break
-                if board[s] != EMPTY:
-                    replaced += 1
+                replaced += 1
             else:
                 if replaced > limit:
                     continue
