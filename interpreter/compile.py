@@ -203,7 +203,9 @@ def _coerce(value: Any, have: DslType, want: DslType) -> Any:
         site = getattr(value, "static_site", None)
         if site is not None:
             return static((site,))
-        return lambda ctx: (value(ctx),)
+        region = lambda ctx: (value(ctx),)  # noqa: E731
+        region.single_site = value  # type: ignore[attr-defined]
+        return region
     if have.name == "Role" and want.name == "Roles":
         return lambda ctx: (value(ctx),)
     return value

@@ -192,6 +192,10 @@ def sites_around(env: Env, region: Region, directions: list[Direction] | None = 
     fixed = static_value(region)
     if fixed is not None:
         return static(around(fixed))
+    single = getattr(region, "single_site", None)
+    if single is not None:  # the sites around one site, e.g. (sites Around To): a table
+        table = [around((s,)) for s in range(env.topology.size)]
+        return lambda ctx: table[single(ctx)]
     return lambda ctx: around(region(ctx))
 
 
@@ -245,15 +249,18 @@ def _trace(ctx: Ctx, starts: Collection[int], adjacency: tuple[tuple[int, ...], 
     (Site bound to each); the starts themselves are included."""
     saved = ctx.site
     seen = set(starts)
+    refused: set[int] = set()  # judged once: a site is refused from every side alike
     stack = list(starts)
     while stack:
         s = stack.pop()
         for t in adjacency[s]:
-            if t not in seen:
+            if t not in seen and t not in refused:
                 ctx.site = t
                 if through(ctx):
                     seen.add(t)
                     stack.append(t)
+                else:
+                    refused.add(t)
     ctx.site = saved
     return seen
 
