@@ -326,9 +326,9 @@ class Game:
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
             return swapped
-        steps = self.steps(state)
+        steps = self.turns[state.phase]
         hands = self._change(board, move.changes, state.hands)
-        changed = tuple(s for s, _ in move.changes)
+        changed = tuple([s for s, _ in move.changes])
         step = state.step + 1
         if step < len(steps) and not steps[step][0]:
             ctx = Ctx(board, mover, state, self.env, self.owner)
@@ -341,10 +341,11 @@ class Game:
                 hands = self._change(board, effect, hands)
                 changed += tuple(s for s, _ in effect)
                 step += 1
-        memory = tuple(mem.update(state.board, board, changed, value)
-                       for mem, value in zip(self.env.memories, state.memory, strict=True))
+        memory = tuple([mem.update(state.board, board, changed, value)
+                        for mem, value in zip(self.env.memories, state.memory, strict=True)]) \
+            if state.memory else state.memory
         empty = self._empty_after(state, board, changed)
-        verdicts = self._verdicts_after(state, changed)
+        verdicts = self._verdicts_after(state, changed) if state.verdicts else {}
         last = changed if state.step == 0 or state.last is None else state.last + changed
         all_pass = state.turn_all_pass and move.kind == "pass"
         if step < len(steps):
@@ -363,7 +364,8 @@ class Game:
         new.verdicts = verdicts
         # The swap is open exactly where position text would say so by default: the second
         # role's first turn (the first role has added pieces, the second none).
-        new.pie_open = self.pie and default_pie(self, board, new.to_move, new.swapped)
+        if self.pie:
+            new.pie_open = default_pie(self, board, new.to_move, new.swapped)
         phase = self.phases[state.phase]
         if phase.until is not None:
             ctx = Ctx(board, mover, new, self.env, self.owner)
