@@ -56,6 +56,8 @@ class Form(Node):
     kwargs: tuple[Keyword, ...] = ()
     is_call: bool = False
     head_span: Span = field(default=NOWHERE, compare=False, repr=False)
+    # The define this form is the whole body of, once expanded (for messages).
+    define: str = field(default="", compare=False, repr=False)
 
     def kwarg(self, name: str) -> Node | None:
         for k in self.kwargs:

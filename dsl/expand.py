@@ -56,9 +56,10 @@ class Option:
                 f"option {self.name} must be {self.describe().split(': ', 1)[1].split(',')[0]}, "
                 f"not {format_value(value)}"
             )
-        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        if numeric and self.minimum is not None and value < self.minimum:  # type: ignore[operator]
             return f"option {self.name}={format_value(value)} is below its minimum {self.minimum}"
-        if self.maximum is not None and value > self.maximum:  # type: ignore[operator]
+        if numeric and self.maximum is not None and value > self.maximum:  # type: ignore[operator]
             return f"option {self.name}={format_value(value)} is above its maximum {self.maximum}"
         if self.choices is not None and value not in self.choices:
             return (
@@ -258,7 +259,10 @@ class _Expander:
             )
             return Broken(call_span)
         self.used_defines.add(n.head)
-        return self.node(d.body, call_args, (n.head, call_span), depth + 1)
+        body = self.node(d.body, call_args, (n.head, call_span), depth + 1)
+        if isinstance(body, Form) and not body.define:
+            body = replace(body, define=n.head)
+        return body
 
 
 def _calls(node: Node) -> set[str]:
@@ -312,7 +316,11 @@ def _option(n: Form, errors: list[Diagnostic]) -> Option | None:
     fields: dict[str, object] = {}
     for k in n.kwargs:
         v = k.value
-        if k.name in ("min", "max") and isinstance(v, Int | Float):
+        if k.name in ("min", "max") and isinstance(v, Int | Float) and \
+                not isinstance(n.args[1], Int | Float):
+            errors.append(Diagnostic(k.span, f"option {name}: '{k.name}:' is only for options "
+                                     "whose value is a number"))
+        elif k.name in ("min", "max") and isinstance(v, Int | Float):
             fields["minimum" if k.name == "min" else "maximum"] = v.value
         elif k.name == "choices" and isinstance(v, ListNode) and all(
             isinstance(i, Int | Float | Bool | Str) for i in v.items

@@ -94,6 +94,8 @@ class Compiler:
         if callable(value) and not isinstance(value, type):
             try:
                 value.source = show(node)
+                if node.define:  # the whole body of a define: name it by the define
+                    value.description = f'"{node.define}"'
             except AttributeError:
                 pass
         return _coerce(value, spec.returns, expected)

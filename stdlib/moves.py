@@ -146,6 +146,16 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
     return Placements(kept, value, candidates.row)
 
 
+def outside(ctx: Ctx, region: Region, sites: Sequence[int]) -> None:
+    """Explain the empty sites a placement region leaves out."""
+    assert ctx.explain is not None
+    name = getattr(region, "description", None) or getattr(region, "source", "the region")
+    inside = set(sites)
+    for s, v in enumerate(ctx.board):
+        if v == EMPTY and s not in inside and s not in ctx.env.no_piece:
+            ctx.explain.setdefault(("place", (s,)), f"not one of the sites of {name}")
+
+
 def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
     """The board value a placement puts down: the mover's own piece, or the named piece."""
     if name is None:
@@ -180,6 +190,8 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
         sites = region(ctx) if placeable else \
             [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
         assert isinstance(sites, Sequence)
+        if ctx.explain is not None:
+            outside(ctx, region, sites)
         return placements(ctx, sites, value_of(ctx))
 
     unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]

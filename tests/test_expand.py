@@ -268,3 +268,13 @@ def test_the_shipped_games_have_no_warnings() -> None:
     assert games
     for path in games:
         assert load_game(path).warnings == [], path
+
+
+def test_a_range_on_a_text_option_is_an_error_not_a_crash() -> None:
+    # Found by fuzzing: min:/max: on an option whose default is text compared "A" < 4.
+    text = ('(option "size" "A" min:4)\n(game "G" (players {(player "X") (player "O")}) '
+            '(board (square 3)) (play (place (sites Empty))) (end (if (line 3) (win Mover))))')
+    with pytest.raises(RuleError) as info:
+        parse_game(text, "t.game")
+    assert "only for options whose value is a number" in str(info.value)
+    assert info.value.line == 1 and info.value.column == 20
