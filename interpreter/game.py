@@ -304,10 +304,12 @@ class Game:
             frm = sites[0]
             if self.owner[state.board[frm]] != state.to_move:
                 return f"{names[frm]} holds no piece of {role}'s"
-            targets = [names[m.sites[1]] for m in moves if m.kind == "move" and m.sites[0] == frm]
-            if not targets:
-                return f"the piece on {names[frm]} cannot move now"
-            return f"the piece on {names[frm]} can move only to {', '.join(targets)}"
+            if any(m.kind == "move" for m in moves):
+                targets = [names[m.sites[1]] for m in moves
+                           if m.kind == "move" and m.sites[0] == frm]
+                if not targets:
+                    return f"the piece on {names[frm]} cannot move now"
+                return f"the piece on {names[frm]} can move only to {', '.join(targets)}"
         kinds = sorted({m.kind for m in moves} - {"pass", "swap"})
         if not kinds or kind in kinds:
             return f"not a legal move for {role} now"
