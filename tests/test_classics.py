@@ -767,6 +767,12 @@ def bt_pos(mover: str = "Black", **pieces: str) -> str:
 
 
 class TestBreakthrough:
+    def test_refused_steps_say_where_the_piece_can_go(self) -> None:
+        s = game("breakthrough").initial_state()
+        assert illegal(s, "b7-b5") == "b7-b5: the piece on b7 can move only to c6, b6, a6"
+        assert illegal(s, "b8-b7") == "b8-b7: the piece on b8 cannot move now"
+        assert illegal(s, "a2-a3") == "a2-a3: a2 holds no piece of Black's"
+
     def test_start(self) -> None:
         g = game("breakthrough")
         assert g.players == ("Black", "White")
