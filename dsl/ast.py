@@ -121,16 +121,6 @@ class Param(Node):
     name: str = ""
 
 
-Literal = Str | Int | Float | Bool
-
-
-def literal_value(node: Node) -> object:
-    """The Python value of a literal node."""
-    if isinstance(node, Str | Int | Float | Bool):
-        return node.value
-    raise TypeError(f"not a literal: {node!r}")
-
-
 def quote(text: str) -> str:
     """A string literal as the language writes it (escapes for \\, ", line breaks, tabs)."""
     escaped = (text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

@@ -82,9 +82,3 @@ TURN_STEP = DslType("TurnStep", accepts_types=("Moves", "Effect"))
 SECTION = DslType("Section")
 PHASE = DslType("Phase")
 GAME = DslType("Game")
-
-ALL_TYPES = {t.name: t for t in (
-    INT, FLOAT, BOOL, STR, INT_EXPR, COND, SITE, REGION, DIRECTION, ROLE, ROLES, CELL, MOVES,
-    EFFECT, CAPTURE, PATTERN, RELATION, LINK, RESULT, END_RULE, BOARD, PLAYER, PIECE, SETUP,
-    TURN_STEP, SECTION, PHASE, GAME,
-)}

@@ -172,10 +172,6 @@ class Game:
         return State(self, list(self.start), self.first, hands=self.default_hands(self.start),
                      memory=(None,) * len(self.env.memories))
 
-    def steps(self, state: State) -> list[tuple[bool, Callable[[Ctx], Any]]]:
-        """The steps of a turn in the state's phase."""
-        return self.turns[state.phase]
-
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
         the board (-1 for a role whose pieces are not counted)."""

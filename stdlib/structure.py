@@ -11,7 +11,7 @@ from dsl import types as t
 from stdlib.boards import Board
 from stdlib.registry import ludeme
 from stdlib.runtime import NEUTRAL, Ctx, Env
-from stdlib.types import Annotated, Cond, Direction, Effect, Moves, Region, ResultExpr, RoleExpr
+from stdlib.types import Annotated, Cond, Direction, Region, ResultExpr, RoleExpr
 
 Section = Annotated[object, t.SECTION]
 PlayerT = Annotated["PlayerDecl", t.PLAYER]
@@ -315,5 +315,3 @@ def most_pieces() -> ResultExpr:
         return winners[0] if len(winners) == 1 else DRAW
     return result
 
-
-__all__ = ["Effect", "Moves"]
