@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from square_referee import connected
 
 from interpreter import load_game
 
@@ -78,25 +79,6 @@ def switches(b: dict, n: int) -> list[tuple[int, int, int, int]]:
                            if (i, j) not in corners):
                         out.append((x, y, w, h))
     return out
-
-
-def connected(b: dict, n: int, sym: str, top_bottom: bool) -> bool:
-    if top_bottom:
-        start, goal = [(x, n - 1) for x in range(n)], (lambda p: p[1] == 0)
-    else:
-        start, goal = [(0, y) for y in range(n)], (lambda p: p[0] == n - 1)
-    seen = {p for p in start if b[p] == sym}
-    todo = list(seen)
-    while todo:
-        p = todo.pop()
-        if goal(p):
-            return True
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            q = (p[0] + dx, p[1] + dy)
-            if b.get(q) == sym and q not in seen:
-                seen.add(q)
-                todo.append(q)
-    return False
 
 
 def dist(x: int, y: int, n: int) -> int:

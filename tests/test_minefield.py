@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import square_referee
 
 from interpreter import GameError, IllegalMoveError, load_game
 
@@ -85,22 +86,7 @@ def expected_moves(b: dict, n: int, mover: str) -> set[str]:
 
 def connected(b: dict, n: int, sym: str) -> bool:
     """Orthogonal chain: Black top-bottom, White left-right."""
-    if sym == "B":
-        start, goal = [(x, n - 1) for x in range(n)], (lambda p: p[1] == 0)
-    else:
-        start, goal = [(0, y) for y in range(n)], (lambda p: p[0] == n - 1)
-    seen = {p for p in start if b[p] == sym}
-    todo = list(seen)
-    while todo:
-        p = todo.pop()
-        if goal(p):
-            return True
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            q = (p[0] + dx, p[1] + dy)
-            if b.get(q) == sym and q not in seen:
-                seen.add(q)
-                todo.append(q)
-    return False
+    return square_referee.connected(b, n, sym, top_bottom=sym == "B")
 
 
 def names(moves) -> set[str]:
