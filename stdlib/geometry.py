@@ -94,9 +94,14 @@ def centre_distance(env: Env, site: SiteExpr) -> IntExpr:
     ys = [p[1] for p in xy]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     table = tuple(round(4 * ((x - cx) ** 2 + (y - cy) ** 2)) for x, y in xy)
-    # A distance of To depends on no site's contents.
-    reads = reads_nothing if getattr(site, "site_var", None) == "to" else None
-    return with_reads(lambda ctx: table[site(ctx)], reads)
+    # A distance depends on no site's contents.
+    distance = lambda ctx: table[site(ctx)]  # noqa: E731
+    var = getattr(site, "site_var", None)
+    if var == "to":
+        distance.reads = reads_nothing  # type: ignore[attr-defined]
+    elif var == "site":
+        distance.reads_site = reads_nothing  # type: ignore[attr-defined]
+    return distance
 
 
 @ludeme("sight")

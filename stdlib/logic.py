@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, ends_only, reads_of, with_ends, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, like, with_ends, with_reads
 from stdlib.types import (
     CellKind,
     Cond,
@@ -24,14 +25,13 @@ def and_(*conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
-    reads, ends = reads_of(*conditions), ends_only(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return with_ends(with_reads(lambda ctx: a(ctx) and b(ctx), reads), ends)
+        return like(lambda ctx: a(ctx) and b(ctx), *conditions)
     if len(conditions) == 3:
         a, b, c = conditions
-        return with_ends(with_reads(lambda ctx: a(ctx) and b(ctx) and c(ctx), reads), ends)
-    return with_ends(with_reads(lambda ctx: all(c(ctx) for c in conditions), reads), ends)
+        return like(lambda ctx: a(ctx) and b(ctx) and c(ctx), *conditions)
+    return like(lambda ctx: all(c(ctx) for c in conditions), *conditions)
 
 
 @ludeme("or")
@@ -39,11 +39,10 @@ def or_(*conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
-    reads, ends = reads_of(*conditions), ends_only(*conditions)
     if len(conditions) == 2:
         a, b = conditions
-        return with_ends(with_reads(lambda ctx: a(ctx) or b(ctx), reads), ends)
-    return with_ends(with_reads(lambda ctx: any(c(ctx) for c in conditions), reads), ends)
+        return like(lambda ctx: a(ctx) or b(ctx), *conditions)
+    return like(lambda ctx: any(c(ctx) for c in conditions), *conditions)
 
 
 @ludeme("not")
@@ -59,7 +58,7 @@ def not_(condition: Cond) -> Cond:
     why_not = getattr(condition, "why", None)
     if why_not:
         negated.why_not = why_not  # type: ignore[attr-defined]
-    return with_ends(with_reads(negated, reads_of(condition)), ends_only(condition))
+    return like(negated, condition)
 
 
 @ludeme("=")
@@ -67,7 +66,7 @@ def eq(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers are equal.
 
     (= (count (sites Occupied Next)) 0)"""
-    return with_reads(lambda ctx: a(ctx) == b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) == b(ctx), a, b)
 
 
 @ludeme("!=")
@@ -75,7 +74,7 @@ def ne(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers differ.
 
     (!= (count (sites Empty)) 0)"""
-    return with_reads(lambda ctx: a(ctx) != b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) != b(ctx), a, b)
 
 
 @ludeme("<")
@@ -83,7 +82,7 @@ def lt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a < b.
 
     (< (count (sites Occupied Mover)) 3)"""
-    return with_reads(lambda ctx: a(ctx) < b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) < b(ctx), a, b)
 
 
 @ludeme("<=")
@@ -91,7 +90,7 @@ def le(a: IntExpr, b: IntExpr) -> Cond:
     """True when a <= b.
 
     (<= (count (sites Empty)) 1)"""
-    return with_reads(lambda ctx: a(ctx) <= b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) <= b(ctx), a, b)
 
 
 @ludeme(">")
@@ -99,7 +98,7 @@ def gt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a > b.
 
     (> (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
-    return with_reads(lambda ctx: a(ctx) > b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) > b(ctx), a, b)
 
 
 @ludeme(">=")
@@ -107,7 +106,7 @@ def ge(a: IntExpr, b: IntExpr) -> Cond:
     """True when a >= b.
 
     (>= (count (sites Occupied Mover)) 5)"""
-    return with_reads(lambda ctx: a(ctx) >= b(ctx), reads_of(a, b))
+    return like(lambda ctx: a(ctx) >= b(ctx), a, b)
 
 
 @ludeme("+")
@@ -172,7 +171,7 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
     if var is not None and kind in ("Empty", "Occupied", "Friend", "Enemy"):
         # The common cases, written out: a site variable of the context and a simple test.
         get = operator.attrgetter(var)
-        # Judged for a candidate site To, it reads just that site.
+        # Judged for a candidate site To (or a site bound to Site), it reads just that site.
         reads = (lambda site: frozenset((site,))) if var == "to" else None
         ends = var in ("to", "frm")
         if kind == "Empty":
@@ -184,6 +183,8 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
         else:
             test = lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0 \
                 and ctx.owner[ctx.board[get(ctx)]] != ctx.mover  # noqa: E731
+        if var == "site":
+            test.reads_site = lambda site: frozenset((site,))  # type: ignore[attr-defined]
         return with_ends(with_reads(test, reads), ends)
     cell = cell_test(env, kind)
     return lambda ctx: cell(ctx, site(ctx))
@@ -233,7 +234,7 @@ def named(description: str, condition: Cond) -> Cond:
         return condition(ctx)
     test.why = description  # type: ignore[attr-defined]
     test.why_not = f"not {description}"  # type: ignore[attr-defined]
-    return with_ends(with_reads(test, reads_of(condition)), ends_only(condition))
+    return like(test, condition)
 
 
 @ludeme("count-around")
@@ -243,16 +244,23 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
 
     (= (count-around Site Empty) 0)"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
-    # Judged for a candidate site To, it reads that site's neighbours.
-    reads = (lambda s: frozenset(table[s])) if getattr(site, "site_var", None) == "to" else None
+    # Judged for a candidate site To (or a site bound to Site), it reads that site's neighbours.
+    var = getattr(site, "site_var", None)
+    neighbours = [frozenset(n) for n in table]
+
+    def local(fn: Any) -> Any:
+        if var == "to":
+            fn.reads = neighbours.__getitem__
+        elif var == "site":
+            fn.reads_site = neighbours.__getitem__
+        return fn
+
     if kind == "Occupied":
-        return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY),
-                          reads)
+        return local(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY))
     if kind == "Empty":
-        return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY),
-                          reads)
+        return local(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY))
     test = cell_test(env, kind)
-    return with_reads(lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t)), reads)
+    return local(lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t)))
 
 
 @ludeme("holds")
@@ -283,6 +291,16 @@ def some(region: Region, condition: Cond) -> Cond:
             return False
         finally:
             ctx.site = saved
+    return _over_region(test, region, condition)
+
+
+def _over_region(test: Any, region: Region, condition: Cond) -> Any:
+    """Locality of a quantifier: over the sites around To (a table), judging a condition that
+    says what it reads for Site, it reads those sites' reads."""
+    table = getattr(region, "around_to", None)
+    site_reads = getattr(condition, "reads_site", None)
+    if table is not None and site_reads is not None:
+        test.reads = lambda s: frozenset().union(*(site_reads(t) for t in table[s]))
     return test
 
 
@@ -301,7 +319,7 @@ def every(region: Region, condition: Cond) -> Cond:
             return True
         finally:
             ctx.site = saved
-    return test
+    return _over_region(test, region, condition)
 
 
 @ludeme("in-hand")

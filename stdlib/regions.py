@@ -195,7 +195,10 @@ def sites_around(env: Env, region: Region, directions: list[Direction] | None = 
     single = getattr(region, "single_site", None)
     if single is not None:  # the sites around one site, e.g. (sites Around To): a table
         table = [around((s,)) for s in range(env.topology.size)]
-        return lambda ctx: table[single(ctx)]
+        result = lambda ctx: table[single(ctx)]  # noqa: E731
+        if getattr(single, "site_var", None) == "to":
+            result.around_to = table  # type: ignore[attr-defined]
+        return result
     return lambda ctx: around(region(ctx))
 
 

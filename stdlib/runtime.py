@@ -371,9 +371,10 @@ def with_reads(fn: Any, reads: Reads | None) -> Any:
     return fn
 
 
-def reads_of(*fns: Any) -> Reads | None:
-    """The union of the functions' reads, or None if any of them does not say."""
-    found = [getattr(f, "reads", None) for f in fns]
+def reads_of(*fns: Any, attr: str = "reads") -> Reads | None:
+    """The union of the functions' reads, or None if any of them does not say. (With
+    attr="reads_site": what they read when judged with Site bound to a site.)"""
+    found = [getattr(f, attr, None) for f in fns]
     if any(r is None for r in found):
         return None
     if len(found) == 1:
@@ -390,6 +391,24 @@ def ends_only(*fns: Any) -> bool:
 def with_ends(fn: Any, flag: bool) -> Any:
     if flag:
         fn.ends_only = True
+    return fn
+
+
+def like(fn: Any, *parts: Any) -> Any:
+    """Give a combination of conditions (or numbers) the locality its parts share: what it
+    reads for a candidate To, what it reads for a site bound to Site, and whether it reads only
+    the ends of a link."""
+    with_reads(fn, reads_of(*parts))
+    site_reads = reads_of(*parts, attr="reads_site")
+    if site_reads is not None:
+        fn.reads_site = site_reads
+    return with_ends(fn, ends_only(*parts))
+
+
+def constant(fn: Any) -> Any:
+    """Mark a closure that reads nothing of the board (a literal)."""
+    fn.reads = fn.reads_site = reads_nothing
+    fn.ends_only = True
     return fn
 
 
