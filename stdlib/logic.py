@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, like, with_ends, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, like, with_ends
 from stdlib.types import (
     CellKind,
     Cond,
@@ -21,10 +21,13 @@ from stdlib.types import (
 
 
 @ludeme("and")
-def and_(*conditions: Cond) -> Cond:
+def and_(env: Env, *conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
+    table = combined(env, conditions, all)
+    if table is not None:
+        return table  # type: ignore[no-any-return]
     if len(conditions) == 2:
         a, b = conditions
         return like(lambda ctx: a(ctx) and b(ctx), *conditions)
@@ -35,10 +38,13 @@ def and_(*conditions: Cond) -> Cond:
 
 
 @ludeme("or")
-def or_(*conditions: Cond) -> Cond:
+def or_(env: Env, *conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
+    table = combined(env, conditions, any)
+    if table is not None:
+        return table  # type: ignore[no-any-return]
     if len(conditions) == 2:
         a, b = conditions
         return like(lambda ctx: a(ctx) or b(ctx), *conditions)
@@ -46,10 +52,13 @@ def or_(*conditions: Cond) -> Cond:
 
 
 @ludeme("not")
-def not_(condition: Cond) -> Cond:
+def not_(env: Env, condition: Cond) -> Cond:
     """True when the condition does not hold.
 
     (not (full))"""
+    table = combined(env, (condition,), lambda verdicts: not verdicts[0])
+    if table is not None:
+        return table  # type: ignore[no-any-return]
     def negated(ctx: Ctx) -> bool:
         return not condition(ctx)
     why = getattr(condition, "why_not", None)
@@ -168,26 +177,52 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
 
     (is Empty To)"""
     var = getattr(site, "site_var", None)
-    if var is not None and kind in ("Empty", "Occupied", "Friend", "Enemy"):
-        # The common cases, written out: a site variable of the context and a simple test.
-        get = operator.attrgetter(var)
-        # Judged for a candidate site To (or a site bound to Site), it reads just that site.
-        reads = (lambda site: frozenset((site,))) if var == "to" else None
-        ends = var in ("to", "frm")
-        if kind == "Empty":
-            test = lambda ctx: ctx.board[get(ctx)] == EMPTY  # noqa: E731
-        elif kind == "Occupied":
-            test = lambda ctx: ctx.board[get(ctx)] != EMPTY  # noqa: E731
-        elif kind == "Friend":
-            test = lambda ctx: ctx.owner[ctx.board[get(ctx)]] == ctx.mover  # noqa: E731
-        else:
-            test = lambda ctx: ctx.owner[ctx.board[get(ctx)]] >= 0 \
-                and ctx.owner[ctx.board[get(ctx)]] != ctx.mover  # noqa: E731
-        if var == "site":
-            test.reads_site = lambda site: frozenset((site,))  # type: ignore[attr-defined]
-        return with_ends(with_reads(test, reads), ends)
+    if var is not None:
+        # A test of one site variable: a table by mover and board value (see cell_table).
+        owner = env.owner
+
+        def holds(value: int, mover: int) -> bool:
+            o = owner[value]
+            return {"Empty": value == EMPTY, "Occupied": value != EMPTY,
+                    "Friend": o == mover, "Own": o == mover, "Enemy": o >= 0 and o != mover,
+                    "EmptyOrEnemy": value == EMPTY or (o >= 0 and o != mover),
+                    "Any": True}[kind]
+
+        return cell_table(env, var, holds)
     cell = cell_test(env, kind)
     return lambda ctx: cell(ctx, site(ctx))
+
+
+def cell_table(env: Env, var: str, holds: Callable[[int, int], bool]) -> Any:
+    """A condition on what the site in context variable `var` (to, frm, site) holds: judged by
+    looking up `holds(value, mover)` in a table made once. Conditions of this kind combined by
+    and/or/not make one table again (see `combined`), so "a tile with no enemy on it" costs one
+    lookup."""
+    roles = range(len(env.roles))
+    values = range(len(env.pieces) + 1)
+    table = [[holds(v, m) for v in values] for m in roles]
+    get = operator.attrgetter(var)
+
+    def test(ctx: Ctx) -> bool:
+        return table[ctx.mover][ctx.board[get(ctx)]]
+
+    test.cell = (var, holds)  # type: ignore[attr-defined]
+    one = lambda site: frozenset((site,))  # noqa: E731
+    if var == "to":
+        test.reads = one  # type: ignore[attr-defined]
+    elif var == "site":
+        test.reads_site = one  # type: ignore[attr-defined]
+    return with_ends(test, var in ("to", "frm"))
+
+
+def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], bool]) -> Any:
+    """One cell table for a combination of cell conditions on the same variable, or None."""
+    found = [getattr(p, "cell", None) for p in parts]
+    cells = [c for c in found if c is not None]
+    if not parts or len(cells) != len(parts) or len({var for var, _ in cells}) != 1:
+        return None
+    holds = [h for _, h in cells]
+    return cell_table(env, cells[0][0], lambda v, m: join([h(v, m) for h in holds]))
 
 
 @ludeme("in")
