@@ -94,19 +94,25 @@ def link(relation: Relation, *, if_: Cond | None = None) -> Link:
     return LinkSpec(relation, if_)
 
 
-def _linked(ctx: Ctx, s: int, links: list[LinkSpec]) -> list[int]:
-    """The sites one link leads to from s (ctx.frm and ctx.to are used, then restored)."""
+def _linked(ctx: Ctx, s: int, links: list[LinkSpec], first: bool = False) -> list[int]:
+    """The sites one link leads to from s (only the first found, if `first`); ctx.frm and
+    ctx.to are used, then restored."""
     out: list[int] = []
     saved = ctx.frm, ctx.to
     ctx.frm = s
-    for lk in links:
-        for t in lk.relation(ctx, s):
-            if lk.condition is not None:
-                ctx.to = t
-                if not lk.condition(ctx):
-                    continue
-            out.append(t)
-    ctx.frm, ctx.to = saved
+    try:
+        for lk in links:
+            condition = lk.condition
+            for t in lk.relation(ctx, s):
+                if condition is not None:
+                    ctx.to = t
+                    if not condition(ctx):
+                        continue
+                out.append(t)
+                if first:
+                    return out
+    finally:
+        ctx.frm, ctx.to = saved
     return out
 
 
@@ -148,7 +154,7 @@ def has_link(site: SiteExpr, *links: Link) -> Cond:
 
     (place (sites Empty) if:(has-link To (link (sight Adjacent gap:1) if:(is Friend To))))"""
     def test(ctx: Ctx) -> bool:
-        return bool(_linked(ctx, site(ctx), chain))
+        return bool(_linked(ctx, site(ctx), chain, first=True))
     chain = list(links)
     # Judged for a candidate site To: it reads the sites the relations read from there, when
     # the links' conditions read only their ends (which are among those sites, or To itself).
