@@ -3,27 +3,32 @@
 from __future__ import annotations
 
 from interpreter.game import Game, State
-from interpreter.text import decision_number, render_board, row_indents
+from interpreter.text import decision_number, render_board
 
 
 def draw(game: Game, state: State) -> str:
-    """The board with row numbers on the left and column letters (square boards) below."""
+    """The board with row numbers on the left; column letters below a square board, and on a
+    hex board each row's letters on its right (a hex site is its row's letter and number)."""
     topo = game.env.topology
     rows = render_board(game, state.board)
     nrows = len(topo.rows)
     width = len(str(nrows))
+    longest = max(len(r) for r in rows)
     lines = []
     for r, text in enumerate(rows):
-        lines.append(f"{nrows - r:>{width}} {text}")
+        line = f"{nrows - r:>{width}} {text}"
+        if topo.shape != "square":
+            first, last = (_letters(topo.names[s]) for s in (topo.rows[r][0], topo.rows[r][-1]))
+            line = f"{line:<{longest + width + 1}}   {first}-{last}"
+        lines.append(line.rstrip())
     if topo.shape == "square":
-        letters = " ".join(topo.names[s].rstrip("0123456789") for s in topo.rows[-1])
+        letters = " ".join(_letters(topo.names[s]) for s in topo.rows[-1])
         lines.append(" " * (width + 1) + letters)
-    else:
-        indent = row_indents(game)[-1]
-        letters = " ".join(topo.names[s].rstrip("0123456789") for s in topo.rows[-1])
-        lines.append(" " * (width + 1 + indent) + letters
-                     + "   (letters count cells from the left end of each row)")
     return "\n".join(lines)
+
+
+def _letters(name: str) -> str:
+    return name.rstrip("0123456789")
 
 
 def status(game: Game, state: State) -> str:
