@@ -180,6 +180,9 @@ class PlayoutReport:
                        f"max {max(self.lengths)} moves")
         for reason, n in self.endings.most_common():
             out.append(f"  ended by {reason}: {n}")
+        for reason in game.end_reasons():
+            if reason not in self.endings and self.games:
+                out.append(f"  never ended a game: {reason}")
         if self.bound_hits:
             out.append(f"  WARNING: {self.bound_hits} games hit the length bound without ending")
         if self.dead_ends:

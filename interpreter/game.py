@@ -194,6 +194,15 @@ class Game:
         """The role that moves before `role`."""
         return (role - 1) % len(self.players)
 
+    def end_reasons(self) -> list[str]:
+        """How each end condition is named when it ends a game, in order."""
+        return [self._reason(i) for i in range(len(self.end_rules))]
+
+    def _reason(self, i: int) -> str:
+        condition = self.end_rules[i].condition
+        return str(getattr(condition, "why", None)
+                   or getattr(condition, "source", f"end rule {i + 1}"))
+
     def settle(self, state: State, just_moved: int) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;
         record the result on the state (used once, while the state is being built)."""
@@ -204,8 +213,7 @@ class Game:
         for i, rule in enumerate(self.end_rules):
             if rule.condition(ctx):  # type: ignore[operator]
                 state.result = rule.result(ctx)  # type: ignore[operator]
-                state.reason = str(getattr(rule.condition, "why", None)
-                                   or getattr(rule.condition, "source", f"end rule {i + 1}"))
+                state.reason = self._reason(i)
                 break
         return state
 
