@@ -276,3 +276,11 @@ def test_directory_and_non_utf8_files_are_clean_errors(tmp_path: Path) -> None:
     (tmp_path / "bin.game").write_bytes(b"\xff\xfe\x00(game")
     for name in ("dir.game", "bin.game"):
         assert_clean_failure(ludeme("validate", name, cwd=tmp_path), name)
+
+
+def test_validate_names_end_conditions_that_never_fired() -> None:
+    out = ludeme("validate", "games/mincut.game", "--option", "size=4", "--playouts", "20",
+                 "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "ended by a completed connection: 20" in out.stdout
+    assert "never ended a game: every player passed in succession" in out.stdout
