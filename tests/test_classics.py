@@ -12,6 +12,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from refusals import illegal
 
 from interpreter import GameError, IllegalMoveError, load_game
 
@@ -41,17 +42,6 @@ def play(state, *sequence: str):
         assert not state.is_over, f"game over before {m}"
         state = state.play(m)
     return state
-
-
-def illegal(state, move: str) -> str:
-    """Play `move`, expect IllegalMoveError, return its message (which must name the move)."""
-    before = state.to_text()
-    with pytest.raises(IllegalMoveError) as info:
-        state.play(move)
-    assert state.to_text() == before
-    message = str(info.value)
-    assert move.strip() in message, message
-    return message
 
 
 # =============================================================================================

@@ -28,6 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hexhex_referee import SYM, Hex
 
 from interpreter import GameError, IllegalMoveError, load_game
 
@@ -37,100 +38,7 @@ game4 = load_game(GAME_FILE, size=4)
 game4_border = load_game(GAME_FILE, size=4, border_drops=True)
 
 
-# ---------------------------------------------------------------------------------------------
-# An independent model of the board and of the rules' definitions.
-
-DIRS = {"E": (2, 0), "W": (-2, 0), "NE": (1, 1), "NW": (-1, 1), "SE": (1, -1), "SW": (-1, -1)}
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-class Hex:
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.rows = [[(abs(y) + 2 * c, y) for c in range(2 * n - 1 - abs(y))]
-                     for y in range(n - 1, -n, -1)]
-        self.cells = [c for row in self.rows for c in row]
-        self.cellset = set(self.cells)
-        self.mine = (2 * (n - 1), 0)
-        self.perimeter = {c for c in self.cells if len(self.neighbours(c)) < 6}
-
-    def name(self, cell):
-        x, y = cell
-        return LETTERS[(x - abs(y)) // 2] + str(y + self.n)
-
-    def cell(self, name):
-        y = int(name[1:]) - self.n
-        return (abs(y) + 2 * LETTERS.index(name[0]), y)
-
-    def neighbours(self, cell):
-        x, y = cell
-        return [(x + dx, y + dy) for dx, dy in DIRS.values() if (x + dx, y + dy) in self.cellset]
-
-    def ray(self, cell, d):
-        (dx, dy), (x, y), out = DIRS[d], cell, []
-        while (x + dx, y + dy) in self.cellset:
-            x, y = x + dx, y + dy
-            out.append((x, y))
-        return out
-
-    def parse(self, text):
-        """Stones {cell: 'S'|'G'} and the mover of a position text."""
-        board = [line for line in text.splitlines() if line.strip() and ":" not in line]
-        keys = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-        assert len(board) == len(self.rows)
-        stones = {}
-        for line, row in zip(board, self.rows, strict=True):
-            # the text's layout is the geometry: a cell's x is its column in the line
-            assert line.rstrip() == " " * abs(row[0][1]) + line.strip(), line
-            for cell in row:
-                ch = line[cell[0]]
-                if cell == self.mine:
-                    assert ch == "*"
-                elif ch != ".":
-                    assert ch in "SG", ch
-                    stones[cell] = ch
-        return stones, keys["mover"].strip()
-
-    # The rules' definitions. The mine is never in `stones`, so it counts as empty on a line.
-    def drops(self, stones, p, border_drops=False):
-        """Names of the empty cells (not the mine) where p may drop."""
-        out = set()
-        for c in self.cells:
-            if c in stones or c == self.mine:
-                continue
-            ok = False
-            for d in DIRS:
-                for between, t in enumerate(self.ray(c, d)):
-                    if t in stones:
-                        ok |= stones[t] == p and between >= 1
-                        break
-            if border_drops and c in self.perimeter:
-                ok |= any(stones.get(t) == p for t in self.neighbours(c))
-            if ok:
-                out.add(self.name(c))
-        return out
-
-    def can_travel(self, stones, p):
-        seen, todo = {self.mine}, [self.mine]
-        while todo:
-            u = todo.pop()
-            for d in DIRS:
-                for between, t in enumerate(self.ray(u, d)):
-                    if t in stones:
-                        # mine -> station: adjacent or through empties;
-                        # station -> station: at least one empty cell between
-                        if stones[t] == p and (u == self.mine or between >= 1) and t not in seen:
-                            seen.add(t)
-                            todo.append(t)
-                        break
-                    if u != self.mine and t in self.perimeter:
-                        return True  # station -> border crossing (adjacent or along a line)
-        return False
-
-
 H4, H6 = Hex(4), Hex(6)
-OTHER = {"Silver": "Gold", "Gold": "Silver"}
-SYM = {"Silver": "S", "Gold": "G"}
 
 
 def names(moves) -> set[str]:

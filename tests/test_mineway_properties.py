@@ -10,93 +10,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hexhex_referee import OTHER, SYM, Hex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_game
 
 GAME_FILE = Path(__file__).resolve().parent.parent / "games" / "mineway.game"
-
-DIRS = [(2, 0), (-2, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)]
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-SYM = {"Silver": "S", "Gold": "G"}
-OTHER = {"Silver": "Gold", "Gold": "Silver"}
-
-
-class Hex:
-    def __init__(self, n: int) -> None:
-        self.rows = [[(abs(y) + 2 * c, y) for c in range(2 * n - 1 - abs(y))]
-                     for y in range(n - 1, -n, -1)]
-        self.n = n
-        self.cells = [c for row in self.rows for c in row]
-        self.cellset = set(self.cells)
-        self.mine = (2 * (n - 1), 0)
-        self.perimeter = {c for c in self.cells if len(self.neighbours(c)) < 6}
-        self.rays = {c: [self._ray(c, d) for d in DIRS] for c in self.cells}
-
-    def name(self, cell) -> str:
-        x, y = cell
-        return LETTERS[(x - abs(y)) // 2] + str(y + self.n)
-
-    def neighbours(self, cell):
-        x, y = cell
-        return [(x + dx, y + dy) for dx, dy in DIRS if (x + dx, y + dy) in self.cellset]
-
-    def _ray(self, cell, d):
-        (dx, dy), (x, y), out = d, cell, []
-        while (x + dx, y + dy) in self.cellset:
-            x, y = x + dx, y + dy
-            out.append((x, y))
-        return out
-
-    def parse(self, text: str):
-        board = [line for line in text.splitlines() if line.strip() and ":" not in line]
-        keys = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-        assert len(board) == len(self.rows)
-        stones = {}
-        for line, row in zip(board, self.rows, strict=True):
-            assert line.rstrip() == " " * abs(row[0][1]) + line.strip(), line
-            for cell in row:
-                ch = line[cell[0]]
-                if cell == self.mine:
-                    assert ch == "*", "the mine holds a stone"
-                elif ch != ".":
-                    assert ch in "SG", ch
-                    stones[cell] = ch
-        return stones, keys["mover"].strip()
-
-    def drops(self, stones, p: str, border_drops: bool) -> set[str]:
-        out = set()
-        for c in self.cells:
-            if c in stones or c == self.mine:
-                continue
-            ok = False
-            for ray in self.rays[c]:
-                for between, t in enumerate(ray):
-                    if t in stones:
-                        ok |= stones[t] == p and between >= 1
-                        break
-            if border_drops and c in self.perimeter:
-                ok |= any(stones.get(t) == p for t in self.neighbours(c))
-            if ok:
-                out.add(self.name(c))
-        return out
-
-    def can_travel(self, stones, p: str) -> bool:
-        seen, todo = {self.mine}, [self.mine]
-        while todo:
-            u = todo.pop()
-            for ray in self.rays[u]:
-                for between, t in enumerate(ray):
-                    if t in stones:
-                        if stones[t] == p and (u == self.mine or between >= 1) and t not in seen:
-                            seen.add(t)
-                            todo.append(t)
-                        break
-                    if u != self.mine and t in self.perimeter:
-                        return True
-        return False
-
 
 @cache
 def model(n: int) -> Hex:

@@ -12,6 +12,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from refusals import illegal
 
 from interpreter import GameError, IllegalMoveError, load_game
 
@@ -37,17 +38,6 @@ def move_sets(state, sep: str) -> set[frozenset[str]]:
     """The legal moves written with `sep` (',' for paving, '<>' for swaps), each as the set of
     its sites, so the order the notation prints them in does not matter."""
     return {frozenset(str(m).split(sep)) for m in state.legal_moves() if sep in str(m)}
-
-
-def illegal(state, move: str) -> str:
-    """`move` must be refused with IllegalMoveError naming it; the state must not change."""
-    before = state.to_text()
-    with pytest.raises(IllegalMoveError) as info:
-        state.play(move)
-    assert state.to_text() == before
-    message = str(info.value)
-    assert move.strip() in message, message
-    return message
 
 
 def board(state) -> dict[str, str]:
