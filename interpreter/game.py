@@ -144,6 +144,7 @@ class Game:
         self.first = env.roles.index(players.first) if players.first else 0
         self.expansion = expansion
         self.owner = env.owner
+        self._counted = env.counted  # per board value: a piece counted in its owner's hand?
         self.hand_word = players.hand
         self.phases = play.phases
         # Per phase, its turn's steps as (is_decision, closure).
@@ -178,11 +179,11 @@ class Game:
         supply = self.env.supply
         if not any(supply):
             return ()
+        counted, owner = self._counted, self.owner
         on_board = [0] * len(self.players)
         for v in board:
-            o = self.owner[v]
-            if o >= 0 and self.env.pieces[v - 1].value == self.env.piece_of(o):
-                on_board[o] += 1
+            if counted[v]:
+                on_board[owner[v]] += 1
         return tuple(n - on_board[r] if n else -1 for r, n in enumerate(supply))
 
     def from_text(self, text: str) -> State:
