@@ -29,7 +29,7 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "verdicts", "_moves", "_empty")
+                 "verdicts", "track", "trial", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -56,6 +56,10 @@ class State:
         # Placement verdicts of filters that say what they read, kept for the next position:
         # (if, unless, mover, value) -> {site: reason, "" if allowed}.
         self.verdicts: dict[tuple[Any, ...], dict[int, str]] = {}
+        # One value per tracker (Env.trackers), None until asked for; and how many moves are
+        # being tried out on the board right now (trackers do not answer meanwhile).
+        self.track: list[Any] = [None] * len(game.env.trackers)
+        self.trial = 0
 
     # The contract -------------------------------------------------------------------------
     @property
@@ -155,6 +159,7 @@ class Game:
         self.start = self._start_board(start)
         env.can_move = self._can_move  # type: ignore[attr-defined]
         self.warnings = expansion.warnings
+        self.no_piece = env.no_piece
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
@@ -204,12 +209,17 @@ class Game:
         return str(getattr(condition, "why", None)
                    or getattr(condition, "source", f"end rule {i + 1}"))
 
-    def settle(self, state: State, just_moved: int) -> State:
+    def settle(self, state: State, just_moved: int, ctx: Ctx | None = None) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;
-        record the result on the state (used once, while the state is being built)."""
+        record the result on the state (used once, while the state is being built). `ctx`, if
+        given, is a context made for this state, used again (the fast path's)."""
         # The conditions may change the board only for a moment (judging a move); it is
         # always restored, so they work on the state's own board.
-        ctx = Ctx(state.board, just_moved, state, self.env, self.owner)
+        if ctx is None:
+            ctx = Ctx(state.board, just_moved, state, self.env, self.owner)
+        else:
+            ctx.mover = just_moved
+            ctx.to = ctx.frm = -1
         ctx.last = state.last
         for i, rule in enumerate(self.end_rules):
             if rule.condition(ctx):  # type: ignore[operator]
@@ -229,27 +239,24 @@ class Game:
         moves = self._moves(state, explain)
         return moves if isinstance(moves, list) else list(moves)
 
-    def _moves(self, state: State, explain: dict[Any, str] | None = None) -> Sequence[Move]:
-        """The legal moves as the generators give them (possibly a lazy sequence)."""
+    def _moves(self, state: State, explain: dict[Any, str] | None = None,
+               ctx: Ctx | None = None) -> Sequence[Move]:
+        """The legal moves as the generators give them (possibly a lazy sequence). `ctx`, if
+        given, is a context made for this state, used again (the fast path's)."""
         if state.result is not None:
             return []
         # Generators change the board only to judge a move, and always restore it.
-        ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+        if ctx is None:
+            ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+            ctx.explain = explain
+        else:
+            ctx.mover = state.to_move
+            ctx.to = ctx.frm = -1
         ctx.last = state.last
-        ctx.explain = explain
-        moves = self._decision(state.phase, state.step)(ctx)
+        moves = self.turns[state.phase][state.step][1](ctx)
         if state.pie_open and state.step == 0:
             return [*moves, Move("swap", (), (), self.sites)]
         return moves
-
-    def _change(self, board: list[int], changes: tuple[tuple[int, int], ...],
-                hands: tuple[int, ...]) -> tuple[int, ...]:
-        """Make the changes on `board` (in place) and return the hands after them."""
-        if hands:
-            hands = self.env.hands_after(hands, board, changes)
-        for s, v in changes:
-            board[s] = v
-        return hands
 
     def _can_move(self, ctx: Ctx, role: int) -> bool:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
@@ -324,103 +331,123 @@ class Game:
         return f"not a legal move for {role} now (moves here are written {expected})"
 
     def apply(self, state: State, move: Move) -> State:
-        """The state after a legal move: the move's changes, then the automatic steps that
-        follow it; then either the same player's next decision, or the end of the turn (the
-        phase may end, the next player moves, and the end conditions are judged)."""
-        mover = state.to_move
-        board = list(state.board)
+        """The state after a legal move (`state` is unchanged): the move's changes, then the
+        automatic steps that follow it; then either the same player's next decision, or the
+        end of the turn (the phase may end, the next player moves, and the end conditions are
+        judged)."""
         if move.kind == "swap":
-            swapped = State(self, board, mover, step=0, passes=0, pie_open=False,
-                            swapped=not state.swapped, last=(), turn=state.turn,
-                            hands=state.hands, memory=(None,) * len(self.env.memories),
-                            phase=state.phase)
+            swapped = State(self, list(state.board), state.to_move, step=0, passes=0,
+                            pie_open=False, swapped=not state.swapped, last=(),
+                            turn=state.turn, hands=state.hands,
+                            memory=(None,) * len(self.env.memories), phase=state.phase)
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
             return swapped
+        return self._advance(self._successor(state), move)
+
+    def _successor(self, state: State) -> State:
+        """A copy of `state` that `_advance` may change: everything a move changes in place is
+        copied (the board, the empty sites, the kept verdicts and the trackers' data)."""
+        new = State(self, list(state.board), state.to_move, step=state.step,
+                    passes=state.passes, swapped=state.swapped, last=state.last,
+                    turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
+                    memory=state.memory, phase=state.phase, pie_open=state.pie_open)
+        new.result, new.reason = state.result, state.reason
+        if state._empty is not None:
+            new._empty = list(state._empty)
+        if state.verdicts:
+            new.verdicts = {key: dict(kept) for key, kept in state.verdicts.items()}
+        trackers = self.env.trackers
+        new.track = [None if data is None else tracker.copy(data)
+                     for tracker, data in zip(trackers, state.track, strict=True)]
+        return new
+
+    def _advance(self, state: State, move: Move, ctx: Ctx | None = None) -> State:
+        """Make a legal move on `state` itself, which nobody else may hold (see apply); `ctx`
+        as for settle."""
+        mover = state.to_move
+        board = state.board
+        before = list(board) if state.memory else board
+        state._moves = None
         steps = self.turns[state.phase]
-        hands = self._change(board, move.changes, state.hands)
+        self._make(state, move.changes)
         changed = tuple([s for s, _ in move.changes])
         step = state.step + 1
         if step < len(steps) and not steps[step][0]:
-            ctx = Ctx(board, mover, state, self.env, self.owner)
-            ctx.to = move.sites[-1] if move.sites else -1
-            ctx.frm = move.sites[0] if move.kind == "move" else -1
+            effects = Ctx(board, mover, state, self.env, self.owner)
+            effects.to = move.sites[-1] if move.sites else -1
+            effects.frm = move.sites[0] if move.kind == "move" else -1
             while step < len(steps) and not steps[step][0]:
-                ctx.hands = hands
-                ctx.last = changed
-                effect = steps[step][1](ctx)
-                hands = self._change(board, effect, hands)
+                effects.hands = state.hands
+                effects.last = changed
+                effect = steps[step][1](effects)
+                self._make(state, effect)
                 changed += tuple(s for s, _ in effect)
                 step += 1
-        memory = tuple([mem.update(state.board, board, changed, value)
-                        for mem, value in zip(self.env.memories, state.memory, strict=True)]) \
-            if state.memory else state.memory
-        empty = self._empty_after(state, board, changed)
-        verdicts = self._verdicts_after(state, changed) if state.verdicts else {}
-        last = changed if state.step == 0 or state.last is None else state.last + changed
-        all_pass = state.turn_all_pass and move.kind == "pass"
+        if state.memory:
+            state.memory = tuple([mem.update(before, board, changed, value) for mem, value
+                                  in zip(self.env.memories, state.memory, strict=True)])
+        state.last = changed if state.step == 0 or state.last is None else state.last + changed
+        state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
+        state.pie_open = False
         if step < len(steps):
-            within = State(self, board, mover, step=step, passes=state.passes,
-                           pie_open=False, swapped=state.swapped, last=last, turn=state.turn,
-                           turn_all_pass=all_pass, hands=hands, memory=memory,
-                           phase=state.phase)
-            within._empty = empty
-            within.verdicts = verdicts
-            return within
-        new = State(self, board, (mover + 1) % len(self.players), step=0,
-                    passes=state.passes + 1 if all_pass else 0,
-                    pie_open=False, swapped=state.swapped, last=last,
-                    turn=state.turn + 1, hands=hands, memory=memory, phase=state.phase)
-        new._empty = empty
-        new.verdicts = verdicts
+            state.step = step
+            return state
+        state.to_move = (mover + 1) % len(self.players)
+        state.step = 0
+        state.passes = state.passes + 1 if state.turn_all_pass else 0
+        state.turn_all_pass = True
+        state.turn += 1
         # The swap is open exactly where position text would say so by default: the second
         # role's first turn (the first role has added pieces, the second none).
         if self.pie:
-            new.pie_open = default_pie(self, board, new.to_move, new.swapped)
+            state.pie_open = default_pie(self, board, state.to_move, state.swapped)
         phase = self.phases[state.phase]
         if phase.until is not None:
-            ctx = Ctx(board, mover, new, self.env, self.owner)
-            ctx.last = last
-            if phase.until(ctx):  # type: ignore[operator]
-                new.phase += 1
+            ending = Ctx(board, mover, state, self.env, self.owner)
+            ending.last = state.last
+            if phase.until(ending):  # type: ignore[operator]
+                state.phase += 1
                 if phase.next is not None:
-                    new.to_move = phase.next(ctx)  # type: ignore[operator]
+                    state.to_move = phase.next(ending)  # type: ignore[operator]
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
-        return self.settle(new, self.previous(new.to_move))
+        return self.settle(state, self.previous(state.to_move), ctx)
 
-    def _verdicts_after(self, state: State, changed: tuple[int, ...]
-                        ) -> dict[tuple[Any, ...], dict[int, str]]:
-        """The state's placement verdicts, less those a change at `changed` may alter."""
-        out = {}
-        for key, verdicts in state.verdicts.items():
+    def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
+        """Make `changes` on the state's board, keeping its hands, empty sites and trackers'
+        data up to date."""
+        board = state.board
+        if state.hands:
+            state.hands = self.env.hands_after(state.hands, board, changes)
+        empty = state._empty
+        no_piece = self.no_piece
+        track = state.track
+        trackers = self.env.trackers
+        for s, v in changes:
+            old = board[s]
+            if old == v:
+                continue
+            board[s] = v
+            if empty is not None:
+                if old == EMPTY:
+                    empty.remove(s)
+                elif v == EMPTY and s not in no_piece:
+                    bisect.insort(empty, s)
+            for i, data in enumerate(track):
+                if data is not None:
+                    track[i] = trackers[i].update(data, board, s, old, v)
+        if state.verdicts:
+            self._forget_verdicts(state, [s for s, _ in changes])
+
+    def _forget_verdicts(self, state: State, changed: list[int]) -> None:
+        """Drop the kept placement verdicts that a change at `changed` may alter."""
+        for key, kept in state.verdicts.items():
             touched = self.env.touched((key[0], key[1]))
             assert touched is not None
-            kept = dict(verdicts)
             for c in changed:
                 for s in touched[c]:
                     kept.pop(s, None)
-            out[key] = kept
-        return out
-
-    def _empty_after(self, state: State, board: list[int], changed: tuple[int, ...]
-                     ) -> list[int] | None:
-        """The new state's empty sites, from the old state's when they are known."""
-        before = state._empty
-        if before is None:
-            return None
-        old = state.board
-        empty = before
-        for s in set(changed):
-            if old[s] == EMPTY and board[s] != EMPTY:
-                if empty is before:
-                    empty = list(before)
-                empty.remove(s)
-            elif old[s] != EMPTY and board[s] == EMPTY and s not in self.env.no_piece:
-                if empty is before:
-                    empty = list(before)
-                bisect.insort(empty, s)
-        return empty
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
@@ -434,18 +461,24 @@ class Game:
         step, so a seed gives the same game either way; this loop is faster because it never
         makes the Moves it does not play."""
         rng = rng or random.Random()
-        state = state or self.initial_state()
+        # One position of its own, changed move by move (apply would copy it every time).
+        state = self._successor(state or self.initial_state())
         bound = max_plies if max_plies is not None else 20 * len(self.sites)
         plies = 0
-        while not state.is_over and plies < bound:
+        ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+        while state.result is None and plies < bound:
             # The same choices as random.choice(state.legal_moves()), without making a Move
             # for every legal move.
-            moves = self._moves(state)
+            moves = self._moves(state, None, ctx)
             if not moves:
                 break
             move = rng.choice(moves)
             if record is not None:
                 record.append(str(move))
-            state = self.apply(state, move)
+            if move.kind == "swap":
+                state = self._successor(self.apply(state, move))
+                ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+            else:
+                state = self._advance(state, move, ctx)
             plies += 1
         return state, plies

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env, ends_only, reads_of, with_reads
+from stdlib.runtime import Ctx, Env, Tracker, ends_only, reads_of, with_reads
 from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
 
 
@@ -38,12 +38,22 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
                 value = frozenset()
             fixed.append(value)
 
+    tracker = groups = None
+    if through is None:
+        goal_lists = [fixed] * len(env.roles) if fixed is not None else per_role
+        tracker = Groups(adjacency, env.owner, goal_lists, topo.size)
+        groups = env.track(tracker)
+
     def test(ctx: Ctx) -> bool:
         r = role(ctx)
         goals = fixed if fixed is not None else per_role[r]
         if not goals:
             return False
         board, owner = ctx.board, ctx.owner
+        if groups is not None:
+            known = groups(ctx)
+            if known is not None:
+                return tracker.joined(known, board, r)  # type: ignore[union-attr]
         if through is None:  # the plain case, written out
             stack = [s for s in goals[0] if owner[board[s]] == r]
             seen = set(stack)
@@ -77,6 +87,88 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
             ctx.mover, ctx.site = saved
     test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
+
+
+class Groups(Tracker):
+    """Which of each role's pieces are connected (adjacency by the given table), kept by a
+    position and brought up to date as pieces are added; with a goal node per region, so that
+    "these regions are joined" is a question of two roots. A union-find per role; one is
+    dropped, to be built again, when a piece of that role leaves the board."""
+
+    def __init__(self, adjacency: Sequence[Sequence[int]], owner: tuple[int, ...],
+                 goals: Sequence[Sequence[Collection[int]]], size: int) -> None:
+        self.adjacency = adjacency
+        self.owner = owner
+        self.size = size
+        # Per role: for each site, the goal nodes (size + k) of the regions containing it.
+        self.goal_nodes: list[list[tuple[int, ...]]] = []
+        self.goal_count = [len(g) for g in goals]
+        for regions in goals:
+            at: list[list[int]] = [[] for _ in range(size)]
+            for k, region in enumerate(regions):
+                for site in region:
+                    at[site].append(size + k)
+            self.goal_nodes.append([tuple(nodes) for nodes in at])
+
+    def build(self, board: list[int]) -> list[list[int] | None]:
+        return [None] * len(self.goal_nodes)  # each role's is made when first asked for
+
+    def _build_role(self, board: list[int], r: int) -> list[int]:
+        parent = list(range(self.size + self.goal_count[r]))
+        owner = self.owner
+        for s, v in enumerate(board):
+            if owner[v] == r:
+                self._join(parent, board, r, s)
+        return parent
+
+    def _join(self, parent: list[int], board: list[int], r: int, s: int) -> None:
+        """Union s with its neighbours holding r's pieces and with its goal nodes."""
+        owner = self.owner
+        root = _find(parent, s)
+        for t in self.adjacency[s]:
+            if owner[board[t]] == r:
+                other = _find(parent, t)
+                if other != root:
+                    parent[other] = root
+        for node in self.goal_nodes[r][s]:
+            other = _find(parent, node)
+            if other != root:
+                parent[other] = root
+
+    def update(self, data: list[list[int] | None], board: list[int], site: int, old: int,
+               new: int) -> list[list[int] | None]:
+        owner = self.owner
+        was, now = owner[old], owner[new]
+        if was == now:
+            return data
+        if was >= 0:
+            data[was] = None  # a piece left: rebuild that role's when next asked for
+        if now >= 0 and data[now] is not None:
+            self._join(data[now], board, now, site)  # type: ignore[arg-type]
+        return data
+
+    def copy(self, data: list[list[int] | None]) -> list[list[int] | None]:
+        return [None if parent is None else list(parent) for parent in data]
+
+    def joined(self, data: list[list[int] | None], board: list[int], r: int) -> bool:
+        """Do role r's pieces join all its regions? (`data` is this tracker's, for `board`.)"""
+        parent = data[r]
+        if parent is None:
+            parent = data[r] = self._build_role(board, r)
+        size = self.size
+        root = _find(parent, size)
+        for k in range(1, self.goal_count[r]):
+            if _find(parent, size + k) != root:
+                return False
+        return True
+
+
+def _find(parent: list[int], x: int) -> int:
+    """The root of x, halving the path on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,9 @@ def judge(ctx: Ctx, changes: tuple[tuple[int, int], ...], to: int, frm: int, if_
     and From bound), or None if they allow it. The board is always restored."""
     board = ctx.board
     undo = [(s, board[s]) for s, _ in changes]
+    state = ctx.state
+    if state is not None:
+        state.trial += 1  # the board is not the position's for now (see Env.track)
     try:
         for s, v in changes:
             board[s] = v
@@ -66,6 +69,8 @@ def judge(ctx: Ctx, changes: tuple[tuple[int, int], ...], to: int, frm: int, if_
         for s, v in reversed(undo):
             board[s] = v
         ctx.changed = None
+        if state is not None:
+            state.trial -= 1
 
 
 def kinded(generate: Moves, *kinds: str | Moves) -> Moves:
@@ -117,6 +122,8 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
             and ctx.env.touched((if_, unless)) is not None:
         known = state.verdicts.setdefault((if_, unless, ctx.mover, value), {})
     kept: list[int] = []
+    if state is not None:
+        state.trial += 1  # the board is not the position's for now (see Env.track)
     try:
         for s in candidates.sites:
             reason = known.get(s) if known is not None else None
@@ -143,6 +150,8 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
         ctx.changed = None
         for s in candidates.sites:
             board[s] = EMPTY
+        if state is not None:
+            state.trial -= 1
     return Placements(kept, value, candidates.row)
 
 

@@ -168,6 +168,25 @@ class Memory:
     parse: Callable[[str], Any]
 
 
+class Tracker:
+    """Knowledge about the board that a position keeps up to date move by move (for example
+    which pieces are connected), so that a ludeme need not work it out again in every
+    position. A position holds one value per tracker, made by `build` when first asked for,
+    then changed site by site by `update`; a successor position gets a `copy`."""
+
+    def build(self, board: list[int]) -> Any:
+        raise NotImplementedError
+
+    def update(self, data: Any, board: list[int], site: int, old: int, new: int) -> Any:
+        """The data after `site` changed from `old` to `new` (`board` already shows the new
+        value); it may change `data` in place and return it, or return None to have it built
+        again when next asked for."""
+        raise NotImplementedError
+
+    def copy(self, data: Any) -> Any:
+        raise NotImplementedError
+
+
 @dataclass
 class Env:
     """The compile-time environment: the board's topology, the roles and the pieces. Ludemes
@@ -190,6 +209,25 @@ class Env:
     supply: tuple[int, ...] = ()
     # What ludemes remember from one move to the next (e.g. a ko-like restriction).
     memories: list[Memory] = field(default_factory=list)
+    # What positions keep up to date move by move for ludemes (see Tracker).
+    trackers: list[Tracker] = field(default_factory=list)
+
+    def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
+        """Register a tracker; returns a function giving its data for the position a context
+        judges, or None while a move is being tried out on the board (or with no position)."""
+        slot = len(self.trackers)
+        self.trackers.append(tracker)
+
+        def data(ctx: Ctx) -> Any:
+            state = ctx.state
+            if state is None or state.trial or ctx.board is not state.board:
+                return None
+            track = state.track
+            value = track[slot]
+            if value is None:
+                value = track[slot] = tracker.build(ctx.board)
+            return value
+        return data
 
     @property
     def counted(self) -> tuple[bool, ...]:
