@@ -114,6 +114,10 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
     assert isinstance(candidates, Placements)
     board, value = ctx.board, candidates.value
     explain = ctx.explain
+    if explain is None:
+        at_once = at_once_placements(ctx, candidates, if_, unless)
+        if at_once is not None:
+            return at_once
     # Verdicts kept by the state for filters that say what they read (see runtime.Reads):
     # site -> reason for refusing, "" when allowed.
     state = ctx.state
@@ -153,6 +157,31 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
         if state is not None:
             state.trial -= 1
     return Placements(kept, value, candidates.row)
+
+
+def at_once_placements(ctx: Ctx, candidates: Placements, if_: Filter, unless: Filter
+                       ) -> Placements | None:
+    """The placements the filters allow, when each filter can judge every site at once (it
+    has `.placed(ctx, value)`, giving the sites where it holds for a piece placed there, or
+    None when it cannot tell now); otherwise None."""
+    value = candidates.value
+    holds = [getattr(f, "placed", None) for f in (if_, unless) if f is not None]
+    if None in holds:
+        return None
+    verdicts = [judge_all(ctx, value) for judge_all in holds]  # type: ignore[misc]
+    if None in verdicts:
+        return None
+    sites = candidates.sites
+    if if_ is not None:
+        wanted = verdicts[0]
+        sites = [s for s in sites if s in wanted]  # type: ignore[operator]
+    if unless is not None:
+        refused = verdicts[-1]
+        if refused:
+            sites = [s for s in sites if s not in refused]  # type: ignore[operator]
+    if ctx.probe:
+        sites = sites[:1]
+    return Placements(sites, value, candidates.row)
 
 
 def outside(ctx: Ctx, region: Region, sites: Sequence[int]) -> None:

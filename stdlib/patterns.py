@@ -19,9 +19,11 @@ windows containing the sites the move changed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dsl import types as t
+from stdlib.bitboards import site_bits
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -232,6 +234,7 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     test.why_not = f"does not form a {names}"  # type: ignore[attr-defined]
     if at is not None:
         return test
+    test.placed = placed_forms(env, patterns)  # type: ignore[attr-defined]
     # Judging a placement at a site, it reads the windows containing that site.
     around = [frozenset().union(*(w.sites for _, w in if_empty[s]),
                                 *(w.sites for _, w in if_piece[s]),
@@ -239,6 +242,85 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
                                   for _, same, other, empties, pieces in if_coloured[s]))
               for s in range(size)]
     return with_reads(test, lambda site: around[site])
+
+
+# A shape: one orientation of a pattern, as (bit offset from its lowest cell, symbol) per cell.
+Shape = tuple[tuple[int, str], ...]
+# A plan: for one shape with X and O bound to roles, the cells a placed piece cannot stand on
+# and the cells it can, each as (bit offset, index of the mask the cell must be in).
+Plan = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
+                 ) -> Callable[[Ctx, int], set[int] | None]:
+    """For `forms` judging placements: a function giving, for a board value, every empty site
+    where placing it would form one of the patterns in a window containing that site (the
+    verdict `forms` gives for each placement), computed for all sites at once on the board's
+    bit masks (see stdlib/bitboards.py); None when the position's masks are not available
+    (a move is being tried out), so the caller judges site by site."""
+    lattice, masks_of = site_bits(env)
+    roles = len(env.roles)
+    empty, occupied, anywhere = roles, roles + 1, roles + 2
+    shapes: set[Shape] = set()
+    for spec in patterns:
+        for w in windows(env, spec):
+            symbol = dict.fromkeys(w.sites, "?")
+            for group, sym in ((w.xs, "X"), (w.os, "O"), (w.empties, "."), (w.pieces, "*")):
+                symbol.update(dict.fromkeys(group, sym))
+            cells = [(lattice.bit[site], sym) for site, sym in symbol.items()]
+            low = min(b for b, _ in cells)
+            shapes.add(tuple(sorted((b - low, sym) for b, sym in cells)))
+    plans: dict[int, list[Plan]] = {}
+
+    def plans_for(placer: int) -> list[Plan]:
+        """The plans for a piece of role `placer` (-1: a piece of nobody's)."""
+        out = []
+        for shape in sorted(shapes):
+            symbols = {sym for _, sym in shape}
+            xs = range(roles) if "X" in symbols else (-1,)
+            for x in xs:
+                for o in range(roles) if "O" in symbols else (-1,):
+                    if "X" in symbols and "O" in symbols and x == o:
+                        continue
+                    kind = {"X": x, "O": o, ".": empty, "*": occupied, "?": anywhere}
+                    rest: list[tuple[int, int]] = []
+                    can: list[tuple[int, int]] = []
+                    for offset, sym in shape:
+                        takes = sym in "*?" or (sym in "XO" and kind[sym] == placer >= 0)
+                        (can if takes else rest).append((offset, kind[sym]))
+                    if can:  # colours first: on a sparse board they fail fastest
+                        rest.sort(key=lambda cell: cell[1] >= roles)
+                        out.append((tuple(rest), tuple(can)))
+        return out
+
+    owner = env.owner
+
+    def placed(ctx: Ctx, value: int) -> set[int] | None:
+        masks = masks_of(ctx)
+        if masks is None:
+            return None
+        placer = owner[value]
+        table = plans.get(placer)
+        if table is None:
+            table = plans[placer] = plans_for(placer)
+        found = 0
+        for rest, can in table:
+            # Anchors (lowest cells) of the windows whose other cells all match ...
+            anchors = -1
+            for offset, k in rest:
+                anchors &= masks[k] >> offset
+                if not anchors:
+                    break
+            else:
+                # ... and, for each cell the piece may take, the others of those too.
+                for i, (offset, _) in enumerate(can):
+                    here = anchors
+                    for j, (other, k) in enumerate(can):
+                        if j != i:
+                            here &= masks[k] >> other
+                    found |= here << offset
+        return set(lattice.sites(found & masks[empty]))
+    return placed
 
 
 @ludeme("count-patterns")

@@ -211,6 +211,8 @@ class Env:
     memories: list[Memory] = field(default_factory=list)
     # What positions keep up to date move by move for ludemes (see Tracker).
     trackers: list[Tracker] = field(default_factory=list)
+    # Compile-time structures ludemes share, by name (e.g. the bit layout of the board).
+    shared: dict[str, Any] = field(default_factory=dict)
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context
