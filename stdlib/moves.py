@@ -8,9 +8,10 @@ reason an `IllegalMoveError` gives."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Chain, Ctx, Env, Groups, Move, Placements, pass_move
+from stdlib.runtime import EMPTY, Chain, Ctx, Env, Groups, Move, Placements, Tracker, pass_move
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
@@ -432,6 +433,55 @@ def connected_groups(env: Env, size: int, dirs: tuple[str, ...]) -> list[tuple[i
     return sorted(groups)
 
 
+class GroupFits(Tracker):
+    """For place-group onto Empty or EmptyOrEnemy: per role, a flag per group saying whether
+    the role may put its pieces on all of the group's sites (each empty, or holding another
+    role's piece when replacing is allowed, at most `limit` of them replaced)."""
+
+    def __init__(self, groups: list[tuple[int, ...]], size: int, roles: int,
+                 owner: tuple[int, ...], no_piece: frozenset[int], replace_enemy: bool,
+                 limit: int) -> None:
+        self.groups = groups
+        self.roles = roles
+        self.owner = owner
+        self.no_piece = no_piece
+        self.replace_enemy = replace_enemy
+        self.limit = limit
+        self.at: list[list[int]] = [[] for _ in range(size)]  # site -> groups containing it
+        for g, group in enumerate(groups):
+            for s in group:
+                self.at[s].append(g)
+
+    def fits(self, board: list[int], role: int, group: tuple[int, ...]) -> bool:
+        replaced = 0
+        for s in group:
+            v = board[s]
+            if v == EMPTY:
+                if s in self.no_piece:
+                    return False
+                continue
+            who = self.owner[v]
+            if not self.replace_enemy or who < 0 or who == role:
+                return False
+            replaced += 1
+        return replaced <= self.limit
+
+    def build(self, board: list[int]) -> list[bytearray]:
+        return [bytearray(self.fits(board, r, group) for group in self.groups)
+                for r in range(self.roles)]
+
+    def update(self, data: list[bytearray], board: list[int], site: int, old: int, new: int
+               ) -> list[bytearray]:
+        groups = self.groups
+        for r, flags in enumerate(data):
+            for g in self.at[site]:
+                flags[g] = self.fits(board, r, groups[g])
+        return data
+
+    def copy(self, data: list[bytearray]) -> list[bytearray]:
+        return [bytearray(flags) for flags in data]
+
+
 @ludeme("place-group")
 def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKind = "Empty",
                 max_replaced: int | None = None, if_: Cond | None = None,
@@ -455,6 +505,10 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     limit = size if max_replaced is None else max_replaced
     simple = onto in ("Empty", "EmptyOrEnemy")
     replace_enemy = onto == "EmptyOrEnemy"
+    # Whether a group fits (its contents allow it, before the filters) depends only on the
+    # group's own sites: positions keep the answers up to date.
+    fitting = env.track(GroupFits(groups, env.topology.size, len(env.roles), env.owner,
+                                  no_piece, replace_enemy, limit)) if simple else None
 
     def generate(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
@@ -470,6 +524,20 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
             return []
         kept: list[tuple[int, ...]] = []
         owner, mover = ctx.owner, ctx.mover
+        known = fitting(ctx) if fitting is not None else None
+        if known is not None:  # the position knows which groups fit
+            for group in compress(groups, known[mover]):
+                if if_ is not None or unless is not None:
+                    changes = tuple((s, value) for s in group)
+                    reason = judge(ctx, changes, group[0], -1, if_, unless)
+                    if reason is not None:
+                        if ctx.explain is not None:
+                            ctx.explain.setdefault(("multi", group), reason)
+                        continue
+                kept.append(group)
+                if ctx.probe:
+                    break
+            return Groups(kept, value, names)
         for group in groups:
             replaced = 0
             for s in group:
@@ -510,7 +578,7 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
     the board before the exchange (e.g. on one edge of a crosscut). Written `a<>b`.
 
     (exchange Orthogonal within:("Crosscut"))"""
-    from stdlib.patterns import Window, matches, windows
+    from stdlib.patterns import Window, matches, standing_windows, windows
 
     pairs: list[tuple[int, int]] = []
     steps = env.topology.step
@@ -521,24 +589,35 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
                 pairs.append((s, t))
     pairs.sort()
     per_pair: dict[tuple[int, int], list[Window]] = {}
+    # The pairs inside each window (by its sorted sites), and where the pattern stands now.
+    per_window: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    standing = None
     if within is not None:
         for w in windows(env, within):
             sites = set(w.sites)
             for a, b in pairs:
                 if a in sites and b in sites:
                     per_pair.setdefault((a, b), []).append(w)
+                    per_window.setdefault(w.sites, []).append((a, b))
         pairs = [p for p in pairs if p in per_pair]
+        standing = standing_windows(env, (within,))
     names = env.names
 
     def generate(ctx: Ctx) -> list[Move]:
         board, owner = ctx.board, ctx.owner
         out: list[Move] = []
-        for a, b in pairs:
+        candidates, known = pairs, False
+        if standing is not None:
+            found = standing(ctx)
+            if found is not None:  # only pairs inside a window where the pattern stands
+                candidates = sorted({p for w in found for p in per_window.get(w, ())})
+                known = True
+        for a, b in candidates:
             va, vb = board[a], board[b]
             if va == vb or va == EMPTY or vb == EMPTY:
                 continue
-            if within is not None and not any(matches(w, board, owner)
-                                              for w in per_pair[(a, b)]):
+            if within is not None and not known and not any(matches(w, board, owner)
+                                                            for w in per_pair[(a, b)]):
                 continue
             move = Move("exchange", (a, b), ((a, vb), (b, va)), names)
             accept(ctx, move, b, a, if_, unless, out)

@@ -251,16 +251,9 @@ Shape = tuple[tuple[int, str], ...]
 Plan = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 
 
-def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
-                 ) -> Callable[[Ctx, int], set[int] | None]:
-    """For `forms` judging placements: a function giving, for a board value, every empty site
-    where placing it would form one of the patterns in a window containing that site (the
-    verdict `forms` gives for each placement), computed for all sites at once on the board's
-    bit masks (see stdlib/bitboards.py); None when the position's masks are not available
-    (a move is being tried out), so the caller judges site by site."""
-    lattice, masks_of = site_bits(env)
-    roles = len(env.roles)
-    empty, occupied, anywhere = roles, roles + 1, roles + 2
+def lattice_shapes(env: Env, patterns: tuple[PatternSpec, ...]) -> list[Shape]:
+    """The distinct orientations of the patterns, as shapes on the game's lattice."""
+    lattice, _ = site_bits(env)
     shapes: set[Shape] = set()
     for spec in patterns:
         for w in windows(env, spec):
@@ -270,27 +263,85 @@ def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
             cells = [(lattice.bit[site], sym) for site, sym in symbol.items()]
             low = min(b for b, _ in cells)
             shapes.add(tuple(sorted((b - low, sym) for b, sym in cells)))
+    return sorted(shapes)
+
+
+def bindings(shape: Shape, roles: int) -> list[dict[str, int]]:
+    """Each way of binding the shape's X and O to two different roles, as the index of the
+    mask (see bitboards.SiteBits) each symbol's cells must be in."""
+    symbols = {sym for _, sym in shape}
+    out = []
+    for x in range(roles) if "X" in symbols else (-1,):
+        for o in range(roles) if "O" in symbols else (-1,):
+            if "X" in symbols and "O" in symbols and x == o:
+                continue
+            out.append({"X": x, "O": o, ".": roles, "*": roles + 1, "?": roles + 2})
+    return out
+
+
+def standing_windows(env: Env, patterns: tuple[PatternSpec, ...]
+                     ) -> Callable[[Ctx], list[tuple[int, ...]] | None]:
+    """A function giving the windows (each its sites, sorted) where one of the patterns stands
+    on the position's board, found on the bit masks; None when the masks are not available
+    (a move is being tried out)."""
+    lattice, masks_of = site_bits(env)
+    roles = len(env.roles)
+    plans = []
+    for shape in lattice_shapes(env, patterns):
+        offsets = tuple(offset for offset, _ in shape)
+        for kind in bindings(shape, roles):
+            cells = sorted(((offset, kind[sym]) for offset, sym in shape),
+                           key=lambda cell: cell[1] >= roles)
+            plans.append((tuple(cells), offsets))
+    site_of = lattice.site_of
+
+    def standing(ctx: Ctx) -> list[tuple[int, ...]] | None:
+        masks = masks_of(ctx)
+        if masks is None:
+            return None
+        out = []
+        for cells, offsets in plans:
+            anchors = -1
+            for offset, k in cells:
+                anchors &= masks[k] >> offset
+                if not anchors:
+                    break
+            else:
+                while anchors:
+                    low = anchors & -anchors
+                    anchor = low.bit_length() - 1
+                    out.append(tuple(sorted(site_of[anchor + o] for o in offsets)))
+                    anchors ^= low
+        return out
+    return standing
+
+
+def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
+                 ) -> Callable[[Ctx, int], set[int] | None]:
+    """For `forms` judging placements: a function giving, for a board value, every empty site
+    where placing it would form one of the patterns in a window containing that site (the
+    verdict `forms` gives for each placement), computed for all sites at once on the board's
+    bit masks (see stdlib/bitboards.py); None when the position's masks are not available
+    (a move is being tried out), so the caller judges site by site."""
+    lattice, masks_of = site_bits(env)
+    roles = len(env.roles)
+    empty = roles
+    shapes = lattice_shapes(env, patterns)
     plans: dict[int, list[Plan]] = {}
 
     def plans_for(placer: int) -> list[Plan]:
         """The plans for a piece of role `placer` (-1: a piece of nobody's)."""
         out = []
-        for shape in sorted(shapes):
-            symbols = {sym for _, sym in shape}
-            xs = range(roles) if "X" in symbols else (-1,)
-            for x in xs:
-                for o in range(roles) if "O" in symbols else (-1,):
-                    if "X" in symbols and "O" in symbols and x == o:
-                        continue
-                    kind = {"X": x, "O": o, ".": empty, "*": occupied, "?": anywhere}
-                    rest: list[tuple[int, int]] = []
-                    can: list[tuple[int, int]] = []
-                    for offset, sym in shape:
-                        takes = sym in "*?" or (sym in "XO" and kind[sym] == placer >= 0)
-                        (can if takes else rest).append((offset, kind[sym]))
-                    if can:  # colours first: on a sparse board they fail fastest
-                        rest.sort(key=lambda cell: cell[1] >= roles)
-                        out.append((tuple(rest), tuple(can)))
+        for shape in shapes:
+            for kind in bindings(shape, roles):
+                rest: list[tuple[int, int]] = []
+                can: list[tuple[int, int]] = []
+                for offset, sym in shape:
+                    takes = sym in "*?" or (sym in "XO" and kind[sym] == placer >= 0)
+                    (can if takes else rest).append((offset, kind[sym]))
+                if can:  # colours first: on a sparse board they fail fastest
+                    rest.sort(key=lambda cell: cell[1] >= roles)
+                    out.append((tuple(rest), tuple(can)))
         return out
 
     owner = env.owner
