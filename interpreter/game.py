@@ -371,7 +371,7 @@ class Game:
         state._moves = None
         steps = self.turns[state.phase]
         self._make(state, move.changes)
-        changed = tuple([s for s, _ in move.changes])
+        changed = move.changed
         step = state.step + 1
         if step < len(steps) and not steps[step][0]:
             effects = Ctx(board, mover, state, self.env, self.owner)
@@ -412,7 +412,7 @@ class Game:
                     state.to_move = phase.next(ending)  # type: ignore[operator]
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
-        return self.settle(state, self.previous(state.to_move), ctx)
+        return self.settle(state, (state.to_move - 1) % len(self.players), ctx)
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
         """Make `changes` on the state's board, keeping its hands, empty sites and trackers'

@@ -228,7 +228,6 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
         board = ctx.board
         sites = region(ctx) if placeable else \
             [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
-        assert isinstance(sites, Sequence)
         if ctx.explain is not None:
             outside(ctx, region, sites)
         return placements(ctx, sites, value_of(ctx))

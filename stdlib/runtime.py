@@ -23,7 +23,7 @@ class Move:
     (site, new board value) pairs it makes, captures included. Two moves are equal when their
     notation is."""
 
-    __slots__ = ("kind", "sites", "changes", "names")
+    __slots__ = ("kind", "sites", "changes", "names", "_changed")
 
     def __init__(self, kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
                  names: tuple[str, ...]) -> None:
@@ -31,6 +31,14 @@ class Move:
         self.sites = sites
         self.changes = changes
         self.names = names
+        self._changed: tuple[int, ...] | None = None
+
+    @property
+    def changed(self) -> tuple[int, ...]:
+        """The sites the move changes, in the order of `changes`."""
+        if self._changed is None:
+            self._changed = tuple([s for s, _ in self.changes])
+        return self._changed
 
     @property
     def key(self) -> tuple[str, tuple[int, ...]]:
