@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env, Tracker, ends_only, reads_of, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, Tracker, ends_only, reads_of, with_reads
 from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
 
 
@@ -173,17 +173,66 @@ def _find(parent: list[int], x: int) -> int:
 
 @dataclass(frozen=True)
 class LinkSpec:
+    """One kind of link (see `link`), with its condition taken apart by what each part reads,
+    so that every part is judged where it is cheapest."""
+
     relation: Callable[[Ctx, int], Collection[int]]
     condition: Callable[[Ctx], bool] | None
+    # The parts that read only From (judged once per site the link leads from).
+    source: Callable[[Ctx], bool] | None
+    # The parts on what To holds, as one table: cells[mover][board value].
+    cells: tuple[tuple[bool, ...], ...] | None
+    # A region that does not change, which To must be in.
+    within: frozenset[int] | None
+    # The other parts, judged with To bound.
+    rest: Callable[[Ctx], bool] | None
+    # The relation, or, when the cells never allow an empty site, only its occupied sites.
+    targets: Callable[[Ctx, int], Collection[int]]
 
 
 @ludeme("link")
-def link(relation: Relation, *, if_: Cond | None = None) -> Link:
+def link(env: Env, relation: Relation, *, if_: Cond | None = None) -> Link:
     """One kind of step in a chain: from a site (From) to a site related to it (To), when the
     condition holds.
 
     (link (sight Adjacent gap:1) if:(and (is Friend From) (is Friend To)))"""
-    return LinkSpec(relation, if_)
+    # The condition's parts (those of an `and`) sorted by what they read: tests of From are
+    # judged once per site a chain is at, tests of what To holds become one table, a fixed
+    # region To must be in a set; only the rest is called for every related site.
+    parts = getattr(if_, "parts", (if_,)) if if_ is not None else ()
+    source: list[Cond] = []
+    rest: list[Cond] = []
+    holds: list[Callable[[int, int], bool]] = []
+    within: frozenset[int] | None = None
+    for part in parts:
+        cell = getattr(part, "cell", None)  # (variable, holds), see logic.cell_table
+        region = getattr(part, "site_in", None)  # (variable, sites), see logic.in_
+        if (cell or region or ("",))[0] == "frm":
+            source.append(part)
+        elif cell is not None and cell[0] == "to":
+            holds.append(cell[1])
+        elif region is not None and region[0] == "to":
+            within = region[1] if within is None else within & region[1]
+        else:
+            rest.append(part)
+    cells = None
+    targets = relation
+    if holds:
+        values = range(len(env.pieces) + 1)
+        cells = tuple(tuple(all(h(v, m) for h in holds) for v in values)
+                      for m in range(len(env.roles)))
+        if not any(row[EMPTY] for row in cells):
+            targets = getattr(relation, "occupied", relation)
+    return LinkSpec(relation, if_, _all(source), cells, within, _all(rest), targets)
+
+
+def _all(conditions: list[Cond]) -> Cond | None:
+    """One condition holding when all of them hold (None for none)."""
+    if not conditions:
+        return None
+    if len(conditions) == 1:
+        return conditions[0]
+    return lambda ctx: all(c(ctx) for c in conditions)
 
 
 def _linked(ctx: Ctx, s: int, links: list[LinkSpec], first: bool = False) -> list[int]:
@@ -192,13 +241,21 @@ def _linked(ctx: Ctx, s: int, links: list[LinkSpec], first: bool = False) -> lis
     out: list[int] = []
     saved = ctx.frm, ctx.to
     ctx.frm = s
+    board = ctx.board
     try:
         for lk in links:
-            condition = lk.condition
-            for t in lk.relation(ctx, s):
-                if condition is not None:
+            if lk.source is not None and not lk.source(ctx):
+                continue
+            cells = lk.cells[ctx.mover] if lk.cells is not None else None
+            within, rest = lk.within, lk.rest
+            for t in lk.targets(ctx, s):
+                if cells is not None and not cells[board[t]]:
+                    continue
+                if within is not None and t not in within:
+                    continue
+                if rest is not None:
                     ctx.to = t
-                    if not condition(ctx):
+                    if not rest(ctx):
                         continue
                 out.append(t)
                 if first:

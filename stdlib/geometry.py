@@ -113,27 +113,47 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
 
     (link (sight Adjacent gap:1) if:(and (is Friend From) (is Friend To)))"""
     dirs = env.absolute_dirs(directions)
-    rays = [env.topology.rays[d] for d in dirs]
     if gap < 0 or (max_gap is not None and max_gap < gap):
         env.error("sight needs 0 <= gap <= max-gap")
-
-    # A site's line of sight depends on the sites along its lines (up to max-gap + 1 away).
+    # Per site, its lines cut to what can be seen: each as (near, far), the `gap` sites that
+    # must be empty and the sites that can be seen beyond them (up to max-gap + 1 away).
     reach = (max_gap + 1) if max_gap is not None else None
-    along = [frozenset(t for ray in rays for t in ray[s][:reach])
+    lines = [tuple((ray[:gap], ray[gap:reach]) for d in dirs
+                   if len(ray := env.topology.rays[d][s]) > gap)
              for s in range(env.topology.size)]
+    # A site's line of sight depends on the sites along its lines (up to max-gap + 1 away).
+    along = [frozenset(t for near, far in line for t in (*near, *far)) for line in lines]
 
     def related(ctx: Ctx, s: int) -> list[int]:
         board = ctx.board
         out: list[int] = []
-        for ray in rays:
-            for between, t in enumerate(ray[s]):
-                if max_gap is not None and between > max_gap:
-                    break
-                if between >= gap:
-                    out.append(t)
+        for near, far in lines[s]:
+            for t in near:
                 if board[t] != EMPTY:
                     break
+            else:
+                for t in far:
+                    out.append(t)
+                    if board[t] != EMPTY:
+                        break
         return out
+
+    def occupied(ctx: Ctx, s: int) -> list[int]:
+        """The occupied sites seen: at most one per line, where the line of sight ends."""
+        board = ctx.board
+        out: list[int] = []
+        for near, far in lines[s]:
+            for t in near:
+                if board[t] != EMPTY:
+                    break
+            else:
+                for t in far:
+                    if board[t] != EMPTY:
+                        out.append(t)
+                        break
+        return out
+
+    related.occupied = occupied  # type: ignore[attr-defined]
     return with_reads(related, lambda s: along[s])
 
 
@@ -143,5 +163,15 @@ def neighbours(env: Env, directions: Direction = "Adjacent") -> Relation:
 
     (link (neighbours Adjacent) if:(is Friend From))"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
+
+    def related(ctx: Ctx, s: int) -> tuple[int, ...]:
+        return table[s]
+
+    def occupied(ctx: Ctx, s: int) -> list[int]:
+        """The occupied neighbours."""
+        board = ctx.board
+        return [t for t in table[s] if board[t] != EMPTY]
+
+    related.occupied = occupied  # type: ignore[attr-defined]
     # It reads no site, but a link's condition reads the neighbours it leads to.
-    return with_reads(lambda ctx, s: table[s], lambda s: frozenset(table[s]))
+    return with_reads(related, lambda s: frozenset(table[s]))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, like, with_ends
+from stdlib.runtime import EMPTY, Ctx, Env, constant, like, with_ends
 from stdlib.types import (
     CellKind,
     Cond,
@@ -30,11 +30,17 @@ def and_(env: Env, *conditions: Cond) -> Cond:
         return table  # type: ignore[no-any-return]
     if len(conditions) == 2:
         a, b = conditions
-        return like(lambda ctx: a(ctx) and b(ctx), *conditions)
-    if len(conditions) == 3:
+        test = lambda ctx: a(ctx) and b(ctx)  # noqa: E731
+    elif len(conditions) == 3:
         a, b, c = conditions
-        return like(lambda ctx: a(ctx) and b(ctx) and c(ctx), *conditions)
-    return like(lambda ctx: all(c(ctx) for c in conditions), *conditions)
+        test = lambda ctx: a(ctx) and b(ctx) and c(ctx)  # noqa: E731
+    else:
+        test = lambda ctx: all(c(ctx) for c in conditions)  # noqa: E731
+    # The conditions it joins, nested ands flattened (a link judges each part where it is
+    # cheapest: see connectivity.link).
+    test.parts = tuple(p for c in conditions  # type: ignore[attr-defined]
+                       for p in getattr(c, "parts", (c,)))
+    return like(test, *conditions)
 
 
 @ludeme("or")
@@ -207,12 +213,39 @@ def cell_table(env: Env, var: str, holds: Callable[[int, int], bool]) -> Any:
         return table[ctx.mover][ctx.board[get(ctx)]]
 
     test.cell = (var, holds)  # type: ignore[attr-defined]
+    test.table = table  # type: ignore[attr-defined]
     one = lambda site: frozenset((site,))  # noqa: E731
     if var == "to":
         test.reads = one  # type: ignore[attr-defined]
     elif var == "site":
         test.reads_site = one  # type: ignore[attr-defined]
     return with_ends(test, var in ("to", "frm"))
+
+
+def site_table(condition: Any) -> list[list[bool]] | None:
+    """The verdicts of a condition on what the site bound to Site holds, by mover and board
+    value (`table[mover][value]`), or None if it is not such a condition (see cell_table).
+    Ludemes that judge a condition for many sites may look these up directly."""
+    cell = getattr(condition, "cell", None)
+    if cell is None or cell[0] != "site":
+        return None
+    return getattr(condition, "table", None)
+
+
+def site_verdicts(ctx: Ctx, condition: Cond) -> list[bool]:
+    """The condition judged with Site bound to each site of the board, in site order (looked
+    up for a condition on what the site holds alone, see site_table)."""
+    table = site_table(condition)
+    if table is not None:
+        row = table[ctx.mover]
+        return [row[v] for v in ctx.board]
+    saved = ctx.site
+    out: list[bool] = []
+    for s in range(len(ctx.board)):
+        ctx.site = s
+        out.append(bool(condition(ctx)))
+    ctx.site = saved
+    return out
 
 
 def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], bool]) -> Any:
@@ -230,7 +263,21 @@ def in_(site: SiteExpr, region: Region) -> Cond:
     """True when the site is in the region.
 
     (in To (sites Side N))"""
-    return lambda ctx: site(ctx) in region(ctx)
+    fixed: frozenset[int] | None = getattr(region, "static", None)
+    var = getattr(site, "site_var", None)
+    if fixed is None:
+        return lambda ctx: site(ctx) in region(ctx)
+    if var is None:
+        return lambda ctx: site(ctx) in fixed
+    # A site variable in a region that does not change: it reads nothing of the board, and
+    # says which variable and which sites (a link judges it without calling it).
+    get = operator.attrgetter(var)
+
+    def test(ctx: Ctx) -> bool:
+        return get(ctx) in fixed
+
+    test.site_in = (var, fixed)  # type: ignore[attr-defined]
+    return constant(test)
 
 
 @ludeme("stuck")
@@ -290,12 +337,29 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
             fn.reads_site = neighbours.__getitem__
         return fn
 
+    # Per site, a function reading its neighbours' board values at once (as a tuple).
+    values = [_reader(n) for n in table]
+
+    def occupied(ctx: Ctx) -> int:
+        around = values[site(ctx)](ctx.board)
+        return len(around) - around.count(EMPTY)
+
     if kind == "Occupied":
-        return local(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] != EMPTY))
+        return local(occupied)
     if kind == "Empty":
-        return local(lambda ctx: sum(1 for t in table[site(ctx)] if ctx.board[t] == EMPTY))
+        return local(lambda ctx: values[site(ctx)](ctx.board).count(EMPTY))
     test = cell_test(env, kind)
     return local(lambda ctx: sum(1 for t in table[site(ctx)] if test(ctx, t)))
+
+
+def _reader(sites: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function giving the board values on `sites`, as a tuple."""
+    if len(sites) == 1:
+        (only,) = sites
+        return lambda board: (board[only],)
+    if not sites:
+        return lambda board: ()
+    return operator.itemgetter(*sites)
 
 
 @ludeme("holds")
@@ -308,6 +372,9 @@ def holds(env: Env, site: SiteExpr, piece: str) -> Cond:
         env.error(f'no piece named "{piece}" (pieces: {", ".join(p.name for p in env.pieces)})')
         return lambda ctx: False
     (value,) = values
+    var = getattr(site, "site_var", None)
+    if var is not None:  # a table, like (is ...): it combines with other cell tests
+        return cell_table(env, var, lambda v, mover: v == value)
     return lambda ctx: ctx.board[site(ctx)] == value
 
 

@@ -27,11 +27,13 @@ def refusal(condition: Callable[[Ctx], bool], held: bool) -> str:
 
 
 def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
-           out: list[Move]) -> None:
+           out: list[Move], from_hand: bool = True) -> None:
     """Append `move` to `out` if the filters allow it, judged on the board after the move, and
-    if the mover's hand holds the pieces it puts down (in games that count them)."""
+    if the mover's hand holds the pieces it puts down (in games that count them). A move that
+    takes no piece from hand (from_hand=False: a piece going from one site to another, which
+    may at most send a captured piece back to its owner's hand) is not checked."""
     state = ctx.state
-    if state is not None and state.hands:
+    if from_hand and state is not None and state.hands:
         short = ctx.env.shortage(state.hands, ctx.board, move.changes)
         if short is not None:
             if ctx.explain is not None:
@@ -329,7 +331,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                 if t == -1 or t in no_piece or not target(ctx, t):
                     continue
                 move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
-                accept(ctx, move, t, s, if_, unless, out)
+                accept(ctx, move, t, s, if_, unless, out, from_hand=False)
                 if ctx.probe and out:
                     return out
         return out
@@ -639,59 +641,44 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
     names = env.names
 
     def generate(ctx: Ctx) -> list[Move]:
+        from stdlib.logic import site_verdicts
+
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
         out: list[Move] = []
-        saved = ctx.site
         # The sites where through: holds fall into connected areas; a piece can reach the
-        # areas next to it. Each site is judged once, each area traced once.
-        area: dict[int, int] = {}  # passable site -> its area's number
+        # areas next to it. Each area is traced once.
+        passes, ends = site_verdicts(ctx, through), site_verdicts(ctx, to)
+        area = [-1] * len(board)  # passable site -> its area's number (-1: not yet traced)
         members: list[list[int]] = []  # area -> its sites where to: holds
-        blocked: set[int] = set()
 
         def area_of(t: int) -> int:
-            if t in area:
+            if area[t] >= 0 or not passes[t]:
                 return area[t]
-            if t in blocked:
-                return -1
-            ctx.site = t
-            if not through(ctx):
-                blocked.add(t)
-                return -1
-            number = len(members)
-            area[t] = number
+            number = area[t] = len(members)
             found: list[int] = []
             stack = [t]
             while stack:
                 u = stack.pop()
-                ctx.site = u
-                if to(ctx):
+                if ends[u]:
                     found.append(u)
                 for w in adjacency[u]:
-                    if w in area or w in blocked:
-                        continue
-                    ctx.site = w
-                    if through(ctx):
+                    if area[w] < 0 and passes[w]:
                         area[w] = number
                         stack.append(w)
-                    else:
-                        blocked.add(w)
             members.append(found)
             return number
 
-        try:
-            for s, v in enumerate(board):
-                if owner[v] != mover:
-                    continue
-                near = {area_of(t) for t in adjacency[s]} - {-1}
-                targets = sorted({t for a in near for t in members[a] if t != s})
-                ctx.site = saved
-                for t in targets:
-                    move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
-                    accept(ctx, move, t, s, if_, unless, out)
-                    if ctx.probe and out:
-                        return out
-        finally:
-            ctx.site = saved
+        for s, v in enumerate(board):
+            if owner[v] != mover:
+                continue
+            near = {area_of(t) for t in adjacency[s]} - {-1}
+            targets = sorted({t for a in near for t in members[a] if t != s})
+            left = env.left_behind(v)
+            for t in targets:
+                move = Move("move", (s, t), ((s, left), (t, v)), names)
+                accept(ctx, move, t, s, if_, unless, out, from_hand=False)
+                if ctx.probe and out:
+                    return out
         return out
     return kinded(generate, "move")
 

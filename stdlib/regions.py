@@ -3,8 +3,9 @@ compile time; dynamic ones (empty sites, a player's pieces) are computed from th
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
+from stdlib.logic import site_table
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env
 from stdlib.types import Cond, Direction, Region, RoleExpr, SiteExpr
@@ -178,14 +179,16 @@ def sites_around(env: Env, region: Region, directions: list[Direction] | None = 
     for d in directions or ["Adjacent"]:
         dirs.extend(env.absolute_dirs(d))
     steps = [env.topology.step[d] for d in dirs]
+    # Per site, its neighbours in those directions, in the order of the directions.
+    near = [tuple(step[s] for step in steps if step[s] != -1) for s in range(env.topology.size)]
 
     def around(sites: Collection[int]) -> list[int]:
-        inside = set(sites)
+        seen = set(sites)
         out: list[int] = []
         for s in sites:
-            for step in steps:
-                t = step[s]
-                if t != -1 and t not in inside and t not in out:
+            for t in near[s]:
+                if t not in seen:
+                    seen.add(t)
                     out.append(t)
         return out
 
@@ -226,8 +229,12 @@ def intersection(first: Region, *others: Region) -> Region:
         return static(out)
 
     def region(ctx: Ctx) -> list[int]:
-        keep = [set(r(ctx)) for r in others]
-        return [s for s in first(ctx) if all(s in k for k in keep)]
+        if not others:
+            return list(first(ctx))
+        keep = set(others[0](ctx))
+        for r in others[1:]:
+            keep.intersection_update(r(ctx))
+        return [s for s in first(ctx) if s in keep]
     return region
 
 
@@ -244,6 +251,30 @@ def difference(region: Region, removed: Region) -> Region:
         gone = set(removed(ctx))
         return [s for s in region(ctx) if s not in gone]
     return diff
+
+
+Tracer = Callable[[Ctx, Collection[int]], set[int]]
+
+
+def tracer(adjacency: tuple[tuple[int, ...], ...], through: Cond) -> Tracer:
+    """A function giving the sites reached from some start sites by neighbouring steps onto
+    sites where `through` holds (Site bound to each); the starts themselves are included.
+    A condition on what the site holds alone (a cell table) is looked up, not called."""
+    table = site_table(through)
+    if table is None:
+        return lambda ctx, starts: _trace(ctx, starts, adjacency, through)
+
+    def trace(ctx: Ctx, starts: Collection[int]) -> set[int]:
+        passable, board = table[ctx.mover], ctx.board
+        seen = set(starts)
+        stack = list(seen)
+        while stack:
+            for t in adjacency[stack.pop()]:
+                if t not in seen and passable[board[t]]:
+                    seen.add(t)
+                    stack.append(t)
+        return seen
+    return trace
 
 
 def _trace(ctx: Ctx, starts: Collection[int], adjacency: tuple[tuple[int, ...], ...],
@@ -274,8 +305,8 @@ def sites_reach(env: Env, start: Region, *, through: Cond, by: Direction = "Adja
     directions) where `through:` holds (Site bound to each); the start sites are included.
 
     (sites Reach (sites Occupied Mover) through:(holds Site "Tile"))"""
-    adjacency = env.topology.neighbours(env.absolute_dirs(by))
-    return lambda ctx: sorted(_trace(ctx, start(ctx), adjacency, through))
+    trace = tracer(env.topology.neighbours(env.absolute_dirs(by)), through)
+    return lambda ctx: sorted(trace(ctx, start(ctx)))
 
 
 @ludeme("sites Beyond")
@@ -287,9 +318,10 @@ def sites_beyond(env: Env, start: Region, *, through: Cond, by: Direction = "Adj
 
     (sites Beyond Site through:(holds Site "Tile"))"""
     adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    trace = tracer(adjacency, through)
 
     def region(ctx: Ctx) -> list[int]:
-        traced = _trace(ctx, start(ctx), adjacency, through)
+        traced = trace(ctx, start(ctx))
         out = {t for s in traced for t in adjacency[s] if t not in traced}
         return sorted(out)
     return region
