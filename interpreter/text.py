@@ -75,12 +75,11 @@ def default_pie(game: Game, board: list[int], to_move: int, swapped: bool) -> bo
     first role has."""
     if not game.pie or swapped or to_move != 1 or len(game.players) < 2:
         return False
-    owner = game.owner
+    values = [v for v, who in enumerate(game.owner) if who in (0, 1)]
 
     def added(role: int) -> int:
-        now = sum(1 for v in board if owner[v] == role)
-        start = sum(1 for v in game.start if owner[v] == role)
-        return now - start
+        mine = [v for v in values if game.owner[v] == role]
+        return sum(board.count(v) - game.start.count(v) for v in mine)
 
     return added(1) == 0 and added(0) > 0
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, Tracker, ends_only, reads_of, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, SiteVerdicts, Tracker, ends_only, reads_of, with_reads
 from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
 
 
@@ -38,11 +38,15 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
                 value = frozenset()
             fixed.append(value)
 
-    tracker = groups = None
+    tracker = groups = kept = None
     if through is None:
         goal_lists = [fixed] * len(env.roles) if fixed is not None else per_role
         tracker = Groups(adjacency, env.owner, goal_lists, topo.size)
         groups = env.track(tracker)
+    elif getattr(through, "reads_site", None) is not None:
+        # The position keeps through:'s verdicts, forgetting them only around changes.
+        kept = env.track(SiteVerdicts(through.reads_site, topo.size,  # type: ignore[attr-defined]
+                                      len(env.roles)))
 
     def test(ctx: Ctx) -> bool:
         r = role(ctx)
@@ -65,12 +69,19 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
             return all(not seen.isdisjoint(g) for g in goals[1:])
         saved = ctx.mover, ctx.site
         ctx.mover = r
+        verdicts = kept(ctx) if kept is not None else None
+        known_here = verdicts[r] if verdicts is not None else None
 
         def counts(s: int) -> bool:
             if owner[board[s]] != r:
                 return False
+            if known_here is not None and known_here[s] != SiteVerdicts.UNKNOWN:
+                return known_here[s] == 1
             ctx.site = s
-            return bool(through(ctx))
+            verdict = bool(through(ctx))
+            if known_here is not None:
+                known_here[s] = verdict
+            return verdict
 
         try:
             start = [s for s in goals[0] if counts(s)]

@@ -228,8 +228,9 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 
     def unconditional(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
-        sites = region(ctx) if placeable else \
-            [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]
+        # (A placeable region is a sequence: the empty sites in order.)
+        sites: Sequence[int] = region(ctx) if placeable else \
+            [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]  # type: ignore[assignment]
         if ctx.explain is not None:
             outside(ctx, region, sites)
         return placements(ctx, sites, value_of(ctx))

@@ -232,16 +232,19 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     names = " or ".join(p.name for p in patterns)
     test.why = f"forms a {names}"  # type: ignore[attr-defined]
     test.why_not = f"does not form a {names}"  # type: ignore[attr-defined]
-    if at is not None:
-        return test
-    test.placed = placed_forms(env, patterns)  # type: ignore[attr-defined]
-    # Judging a placement at a site, it reads the windows containing that site.
+    # Judged at a site, it reads the windows containing that site.
     around = [frozenset().union(*(w.sites for _, w in if_empty[s]),
                                 *(w.sites for _, w in if_piece[s]),
                                 *((*same, *other, *empties, *pieces)
                                   for _, same, other, empties, pieces in if_coloured[s]))
               for s in range(size)]
-    return with_reads(test, lambda site: around[site])
+    if at is not None:
+        single = getattr(at, "single_site", None)
+        if getattr(single, "site_var", None) == "site":  # at:Site
+            test.reads_site = around.__getitem__  # type: ignore[attr-defined]
+        return test
+    test.placed = placed_forms(env, patterns)  # type: ignore[attr-defined]
+    return with_reads(test, around.__getitem__)
 
 
 # A shape: one orientation of a pattern, as (bit offset from its lowest cell, symbol) per cell.

@@ -80,8 +80,7 @@ class Placements(Sequence[Move]):
         return self.row[self.sites[i]]
 
     def __iter__(self) -> Iterator[Move]:
-        row = self.row
-        return iter([row[s] for s in self.sites])
+        return map(self.row.__getitem__, self.sites)
 
 
 class Groups(Sequence[Move]):
@@ -193,6 +192,38 @@ class Tracker:
 
     def copy(self, data: Any) -> Any:
         raise NotImplementedError
+
+
+class SiteVerdicts(Tracker):
+    """The verdicts of a condition judged with Site bound to a site, per role as the mover,
+    kept by a position (a bytearray per role: 1 holds, 0 does not, 2 not judged yet). The
+    condition must say what it reads (`.reads_site`): a change forgets the verdicts of the
+    sites whose judgement reads the changed site."""
+
+    UNKNOWN = 2
+
+    def __init__(self, reads_site: Reads, size: int, roles: int) -> None:
+        inverse: list[list[int]] = [[] for _ in range(size)]
+        for s in range(size):
+            for c in reads_site(s) | {s}:
+                inverse[c].append(s)
+        self.touched = [tuple(sites) for sites in inverse]
+        self.size = size
+        self.roles = roles
+
+    def build(self, board: list[int]) -> list[bytearray]:
+        return [bytearray([self.UNKNOWN]) * self.size for _ in range(self.roles)]
+
+    def update(self, data: list[bytearray], board: list[int], site: int, old: int, new: int
+               ) -> list[bytearray]:
+        touched = self.touched[site]
+        for verdicts in data:
+            for s in touched:
+                verdicts[s] = self.UNKNOWN
+        return data
+
+    def copy(self, data: list[bytearray]) -> list[bytearray]:
+        return [bytearray(verdicts) for verdicts in data]
 
 
 @dataclass
