@@ -194,6 +194,7 @@ def _site(ctx: Ctx) -> int:
 _to.site_var = "to"  # type: ignore[attr-defined]
 _from.site_var = "frm"  # type: ignore[attr-defined]
 _site.site_var = "site"  # type: ignore[attr-defined]
+_mover.is_mover = True  # type: ignore[attr-defined]
 
 
 def _coerce(value: Any, have: DslType, want: DslType) -> Any:

@@ -142,6 +142,8 @@ class Game:
         self.name = name
         self.env = env
         self.players: tuple[str, ...] = env.roles
+        self.roles = len(env.roles)
+        self._start_state: State | None = None
         self.options = options
         self.sites: tuple[str, ...] = env.topology.names
         self.pie = players.pie
@@ -175,8 +177,15 @@ class Game:
 
     # States --------------------------------------------------------------------------------
     def initial_state(self) -> State:
-        return State(self, list(self.start), self.first, hands=self.default_hands(self.start),
-                     memory=(None,) * len(self.env.memories))
+        if self._start_state is None:
+            # Made once: its empty sites and trackers' data are copied into every new game.
+            start = State(self, list(self.start), self.first,
+                          hands=self.default_hands(self.start),
+                          memory=(None,) * len(self.env.memories))
+            start.empty_sites()
+            start.track = [tracker.build(start.board) for tracker in self.env.trackers]
+            self._start_state = start
+        return self._successor(self._start_state)
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -370,14 +379,15 @@ class Game:
         before = list(board) if state.memory else board
         state._moves = None
         steps = self.turns[state.phase]
+        last_step = len(steps) - 1
         self._make(state, move.changes)
         changed = move.changed
         step = state.step + 1
-        if step < len(steps) and not steps[step][0]:
+        if step <= last_step and not steps[step][0]:
             effects = Ctx(board, mover, state, self.env, self.owner)
             effects.to = move.sites[-1] if move.sites else -1
             effects.frm = move.sites[0] if move.kind == "move" else -1
-            while step < len(steps) and not steps[step][0]:
+            while step <= last_step and not steps[step][0]:
                 effects.hands = state.hands
                 effects.last = changed
                 effect = steps[step][1](effects)
@@ -390,10 +400,11 @@ class Game:
         state.last = changed if state.step == 0 or state.last is None else state.last + changed
         state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
         state.pie_open = False
-        if step < len(steps):
+        if step <= last_step:
             state.step = step
             return state
-        state.to_move = (mover + 1) % len(self.players)
+        roles = self.roles
+        state.to_move = (mover + 1) % roles
         state.step = 0
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
@@ -412,7 +423,7 @@ class Game:
                     state.to_move = phase.next(ending)  # type: ignore[operator]
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
-        return self.settle(state, (state.to_move - 1) % len(self.players), ctx)
+        return self.settle(state, (state.to_move - 1) % roles, ctx)
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
         """Make `changes` on the state's board, keeping its hands, empty sites and trackers'
@@ -431,7 +442,7 @@ class Game:
             board[s] = v
             if empty is not None:
                 if old == EMPTY:
-                    empty.remove(s)
+                    del empty[bisect.bisect_left(empty, s)]  # the list is in site order
                 elif v == EMPTY and s not in no_piece:
                     bisect.insort(empty, s)
             for i, data in enumerate(track):
@@ -462,7 +473,7 @@ class Game:
         makes the Moves it does not play."""
         rng = rng or random.Random()
         # One position of its own, changed move by move (apply would copy it every time).
-        state = self._successor(state or self.initial_state())
+        state = self._successor(state) if state is not None else self.initial_state()
         bound = max_plies if max_plies is not None else 20 * len(self.sites)
         plies = 0
         ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)

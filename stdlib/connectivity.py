@@ -48,8 +48,10 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
         kept = env.track(SiteVerdicts(through.reads_site, topo.size,  # type: ignore[attr-defined]
                                       len(env.roles)))
 
+    is_mover = getattr(role, "is_mover", False)
+
     def test(ctx: Ctx) -> bool:
-        r = role(ctx)
+        r = ctx.mover if is_mover else role(ctx)
         goals = fixed if fixed is not None else per_role[r]
         if not goals:
             return False
@@ -122,7 +124,7 @@ class Groups(Tracker):
             self.goal_nodes.append([tuple(nodes) for nodes in at])
 
     def build(self, board: list[int]) -> list[list[int] | None]:
-        return [None] * len(self.goal_nodes)  # each role's is made when first asked for
+        return [self._build_role(board, r) for r in range(len(self.goal_nodes))]
 
     def _build_role(self, board: list[int], r: int) -> list[int]:
         parent = list(range(self.size + self.goal_count[r]))
@@ -154,8 +156,22 @@ class Groups(Tracker):
             return data
         if was >= 0:
             data[was] = None  # a piece left: rebuild that role's when next asked for
-        if now >= 0 and data[now] is not None:
-            self._join(data[now], board, now, site)  # type: ignore[arg-type]
+        parent = data[now] if now >= 0 else None
+        if parent is not None:
+            # The new piece's site is a root of its own (the role's structure is rebuilt
+            # whenever one of its pieces leaves): hang its neighbours' groups and its goal
+            # nodes under it. _find is written out; this runs for every piece placed.
+            for t in self.adjacency[site]:
+                if owner[board[t]] == now:
+                    while parent[t] != t:
+                        parent[t] = parent[parent[t]]
+                        t = parent[t]
+                    parent[t] = site
+            for t in self.goal_nodes[now][site]:
+                while parent[t] != t:
+                    parent[t] = parent[parent[t]]
+                    t = parent[t]
+                parent[t] = site
         return data
 
     def copy(self, data: list[list[int] | None]) -> list[list[int] | None]:
@@ -166,10 +182,14 @@ class Groups(Tracker):
         parent = data[r]
         if parent is None:
             parent = data[r] = self._build_role(board, r)
-        size = self.size
-        root = _find(parent, size)
-        for k in range(1, self.goal_count[r]):
-            if _find(parent, size + k) != root:
+        first = size = self.size
+        while parent[first] != first:  # _find written out: asked after every move
+            first = parent[first]
+        for goal in range(size + 1, size + self.goal_count[r]):
+            root = goal
+            while parent[root] != root:
+                root = parent[root]
+            if root != first:
                 return False
         return True
 
