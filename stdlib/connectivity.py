@@ -72,27 +72,26 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
         saved = ctx.mover, ctx.site
         ctx.mover = r
         verdicts = kept(ctx) if kept is not None else None
-        known_here = verdicts[r] if verdicts is not None else None
+        # through:'s verdict per site for r: 1 holds, 0 not, UNKNOWN not judged yet; kept by
+        # the position when it can, else only for this test.
+        judged = verdicts[r] if verdicts is not None else \
+            bytearray([SiteVerdicts.UNKNOWN]) * len(board)
 
-        def counts(s: int) -> bool:
-            if owner[board[s]] != r:
-                return False
-            if known_here is not None and known_here[s] != SiteVerdicts.UNKNOWN:
-                return known_here[s] == 1
+        def judge(s: int) -> int:
             ctx.site = s
-            verdict = bool(through(ctx))
-            if known_here is not None:
-                known_here[s] = verdict
+            judged[s] = verdict = 1 if through(ctx) else 0
             return verdict
 
+        unknown = SiteVerdicts.UNKNOWN
         try:
-            start = [s for s in goals[0] if counts(s)]
-            seen = set(start)
-            stack = start
+            stack = [s for s in goals[0] if owner[board[s]] == r
+                     and (judged[s] if judged[s] != unknown else judge(s))]
+            seen = set(stack)
             while stack:
-                s = stack.pop()
-                for t in adjacency[s]:
-                    if t not in seen and counts(t):
+                for t in adjacency[stack.pop()]:
+                    if t in seen or owner[board[t]] != r:
+                        continue
+                    if judged[t] if judged[t] != unknown else judge(t):
                         seen.add(t)
                         stack.append(t)
             return all(not seen.isdisjoint(g) for g in goals[1:])

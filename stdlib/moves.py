@@ -7,7 +7,7 @@ reason an `IllegalMoveError` gives."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 
 from stdlib.registry import ludeme
@@ -512,8 +512,9 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     fitting = env.track(GroupFits(groups, env.topology.size, len(env.roles), env.owner,
                                   no_piece, replace_enemy, limit)) if simple else None
 
+    rows: dict[int, list[Move]] = {}  # per board value: the move putting it on each group
+
     def generate(ctx: Ctx) -> Sequence[Move]:
-        board = ctx.board
         value = value_of(ctx)
         state = ctx.state
         if state is not None and state.hands and 0 <= state.hands[ctx.mover] < size:
@@ -524,50 +525,49 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
                 for group in groups:
                     ctx.explain.setdefault(("multi", group), short)
             return []
-        kept: list[tuple[int, ...]] = []
-        owner, mover = ctx.owner, ctx.mover
+        row = rows.get(value)
+        if row is None:  # the moves are made once per game and value, like placements
+            row = rows[value] = [Move("multi", g, tuple((s, value) for s in g), names)
+                                 for g in groups]
         known = fitting(ctx) if fitting is not None else None
         if known is not None:  # the position knows which groups fit
-            for group in compress(groups, known[mover]):
-                if if_ is not None or unless is not None:
-                    changes = tuple((s, value) for s in group)
-                    reason = judge(ctx, changes, group[0], -1, if_, unless)
-                    if reason is not None:
-                        if ctx.explain is not None:
-                            ctx.explain.setdefault(("multi", group), reason)
-                        continue
-                kept.append(group)
-                if ctx.probe:
-                    break
-            return Groups(kept, value, names)
-        for group in groups:
-            replaced = 0
-            for s in group:
-                v = board[s]
-                if v == EMPTY:
-                    if s in no_piece or (not simple and not target(ctx, s)):
-                        break
+            candidates: Iterable[int] = compress(range(len(groups)), known[ctx.mover])
+            if if_ is None and unless is None and not ctx.probe:
+                return Groups(list(candidates), row)
+        else:
+            candidates = (g for g, group in enumerate(groups) if fits(ctx, group))
+        kept: list[int] = []
+        for g in candidates:
+            if if_ is not None or unless is not None:
+                move = row[g]
+                reason = judge(ctx, move.changes, move.sites[0], -1, if_, unless)
+                if reason is not None:
+                    if ctx.explain is not None:
+                        ctx.explain.setdefault(move.key, reason)
                     continue
-                if simple:  # Empty or EmptyOrEnemy, written out
-                    if not replace_enemy or owner[v] < 0 or owner[v] == mover:
-                        break
-                elif not target(ctx, s):
-                    break
-                replaced += 1
-            else:
-                if replaced > limit:
-                    continue
-                if if_ is not None or unless is not None:
-                    changes = tuple((s, value) for s in group)
-                    reason = judge(ctx, changes, group[0], -1, if_, unless)
-                    if reason is not None:
-                        if ctx.explain is not None:
-                            ctx.explain.setdefault(("multi", group), reason)
-                        continue
-                kept.append(group)
-                if ctx.probe:
-                    break
-        return Groups(kept, value, names)
+            kept.append(g)
+            if ctx.probe:
+                break
+        return Groups(kept, row)
+
+    def fits(ctx: Ctx, group: tuple[int, ...]) -> bool:
+        """May the mover put its pieces on all the group's sites (before the filters)?"""
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        replaced = 0
+        for s in group:
+            v = board[s]
+            if v == EMPTY:
+                if s in no_piece or (not simple and not target(ctx, s)):
+                    return False
+                continue
+            if simple:  # Empty or EmptyOrEnemy, written out
+                if not replace_enemy or owner[v] < 0 or owner[v] == mover:
+                    return False
+            elif not target(ctx, s):
+                return False
+            replaced += 1
+        return replaced <= limit
+
     generate.kinds = frozenset({"multi"})  # type: ignore[attr-defined]
     return generate
 

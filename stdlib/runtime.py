@@ -84,23 +84,24 @@ class Placements(Sequence[Move]):
 
 
 class Groups(Sequence[Move]):
-    """Several placements of one board value at once (`c3,c4`), one move per group of sites,
-    made only when asked for (like Placements)."""
+    """Some of a list of moves made once per game (e.g. placing one value on each group of
+    sites, `c3,c4`), by their indices in it: listing them costs no more than listing the
+    indices (like Placements)."""
 
-    __slots__ = ("groups", "value", "names")
+    __slots__ = ("indices", "row")
 
-    def __init__(self, groups: list[tuple[int, ...]], value: int,
-                 names: tuple[str, ...]) -> None:
-        self.groups = groups
-        self.value = value
-        self.names = names
+    def __init__(self, indices: list[int], row: list[Move]) -> None:
+        self.indices = indices
+        self.row = row
 
     def __len__(self) -> int:
-        return len(self.groups)
+        return len(self.indices)
 
     def __getitem__(self, i: int) -> Move:  # type: ignore[override]
-        group = self.groups[i]
-        return Move("multi", group, tuple((s, self.value) for s in group), self.names)
+        return self.row[self.indices[i]]
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(self.row.__getitem__, self.indices)
 
 
 class Chain(Sequence[Move]):
