@@ -87,7 +87,15 @@ def _transforms(shape: str) -> list[tuple[float, bool]]:
 
 def windows(env: Env, spec: PatternSpec) -> list[Window]:
     """Every placement of every orientation of the pattern on the board (deduplicated, with
-    X/O swapped counted as the same window)."""
+    X/O swapped counted as the same window). Computed once per game and pattern; do not
+    change the list."""
+    known: dict[PatternSpec, list[Window]] = env.shared.setdefault("windows", {})
+    if spec not in known:
+        known[spec] = _windows(env, spec)
+    return known[spec]
+
+
+def _windows(env: Env, spec: PatternSpec) -> list[Window]:
     topo = env.topology
     row_height = math.sqrt(3) / 2 if topo.shape == "hex" else 1.0
     # Pattern cells in board coordinates (y up), relative to the first cell.
