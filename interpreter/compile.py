@@ -15,7 +15,7 @@ from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
-from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, constant
+from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, literal
 from stdlib.structure import (
     BoardSection,
     EndSection,
@@ -142,7 +142,7 @@ class Compiler:
         if expected.name in ("int", "float", "bool", "str"):
             return value
         if expected.name in ("Int", "Boolean"):
-            return constant(lambda ctx: value)
+            return literal(value)
         env = self.env
         assert env is not None and isinstance(value, str)
         if expected.name in ("Site", "Region"):

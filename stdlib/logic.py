@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, constant, like, with_ends
+from stdlib.runtime import EMPTY, Ctx, Env, constant, like, literal, with_ends
 from stdlib.types import (
     CellKind,
     Cond,
@@ -25,6 +25,8 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     """True when every condition holds.
 
     (and (is Empty To) (not (full)))"""
+    if any(getattr(c, "literal", None) is False for c in conditions):
+        return literal(False)  # a part that never holds (e.g. an option that is off)
     table = combined(env, conditions, all)
     if table is not None:
         return table  # type: ignore[no-any-return]
@@ -48,6 +50,8 @@ def or_(env: Env, *conditions: Cond) -> Cond:
     """True when some condition holds.
 
     (or (line 3) (full))"""
+    if any(getattr(c, "literal", None) is True for c in conditions):
+        return literal(True)  # a part that always holds (e.g. an option that is on)
     table = combined(env, conditions, any)
     if table is not None:
         return table  # type: ignore[no-any-return]

@@ -239,7 +239,13 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     if if_ is None and unless is None and capture is None:
         return unconditional
 
+    # A filter that can never allow a placement (e.g. gated by an option that is off): no
+    # placement to judge, unless refusals are being explained.
+    never = getattr(if_, "literal", None) is False or getattr(unless, "literal", None) is True
+
     def filtered(ctx: Ctx) -> Sequence[Move]:
+        if never and ctx.explain is None:
+            return []
         return allowed_placements(ctx, unconditional(ctx), if_, unless)
 
     filtered.kinds = frozenset({"place"})  # type: ignore[attr-defined]

@@ -485,6 +485,14 @@ def like(fn: Any, *parts: Any) -> Any:
     return with_ends(fn, ends_only(*parts))
 
 
+def literal(value: Any) -> Any:
+    """A closure giving a fixed value (a literal of the game file, options included), marked
+    `.literal` with the value so that ludemes can fold it (e.g. an `and` with a false part)."""
+    fn = constant(lambda ctx: value)
+    fn.literal = value
+    return fn
+
+
 def constant(fn: Any) -> Any:
     """Mark a closure that reads nothing of the board (a literal)."""
     fn.reads = fn.reads_site = reads_nothing
