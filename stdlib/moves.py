@@ -233,7 +233,16 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
             [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]  # type: ignore[assignment]
         if ctx.explain is not None:
             outside(ctx, region, sites)
+        state = ctx.state
+        if state is not None and not state.hands:  # nothing to check in a hand
+            value = value_of(ctx)
+            row = rows.get(value)
+            if row is None:
+                row = rows[value] = ctx.env.placements(value)
+            return Placements(sites, value, row)
         return placements(ctx, sites, value_of(ctx))
+
+    rows: dict[int, list[Move]] = {}  # Env.placements(value), looked up once per value
 
     unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if if_ is None and unless is None and capture is None:
