@@ -77,8 +77,10 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
         if not restriction:
             return candidates
         allowed = []
+        touched = {s for window in restriction for s, _ in window}
         for m in candidates:
-            if restores(ctx.board, restriction, m):
+            # Only a move changing a restricted site can bring its old contents back.
+            if not touched.isdisjoint(m.changed) and restores(ctx.board, restriction, m):
                 if ctx.explain is not None:
                     ctx.explain.setdefault(m.key, "it would restore what the last move "
                                            "changed (no immediate recreation)")
