@@ -3,6 +3,7 @@ environment a ludeme is built in, and the evaluation context its closures are ca
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,8 +127,7 @@ class Chain(Sequence[Move]):
         raise IndexError(i)
 
     def __iter__(self) -> Iterator[Move]:
-        for part in self.parts:
-            yield from part
+        return itertools.chain.from_iterable(self.parts)
 
 
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
