@@ -39,8 +39,12 @@ def test_trackers_agree_with_the_board(name: str) -> None:
             assert moves == [str(m) for m in game.generate(from_scratch(game, state))]
             if not moves:
                 break
+            before, text = state, state.to_text()
             state = state.play(rng.choice(moves))
             plies += 1
+            # play copied what it changed: the old position still answers as it did
+            assert before.to_text() == text
+            assert [str(m) for m in game.generate(before)] == moves
             if state.step == 0:  # a turn ended: the end conditions were judged
                 again = game.settle(from_scratch(game, state), game.previous(state.to_move))
                 assert (again.result, again.reason) == (state.result, state.reason)
