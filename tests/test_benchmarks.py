@@ -38,3 +38,16 @@ def test_benchmark_with_no_matching_game_fails_cleanly() -> None:
     r = run("--seconds", "0.1", "--games", "games/no-such-*.game")
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and "no game files" in r.stderr
+
+
+def test_benchmark_compares_with_the_hand_written_program() -> None:
+    r = run("--seconds", "0.4", "--runs", "2", "--games", "games/mincut.game")
+    assert r.returncode == 0, r.stderr
+    tables = r.stdout.strip().split("\n\n")
+    assert len(tables) == 2, r.stdout
+    head, rule, row = tables[1].splitlines()
+    assert [c.strip() for c in head.strip("|").split("|")] == [
+        "game", "hand-written playouts/s", "interpreted (fast path)", "ratio"]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[0] == "Mincut"
+    assert all(float(c.replace(",", "")) > 0 for c in cells[1:]), cells
