@@ -228,9 +228,10 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 
     def unconditional(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
-        # (A placeable region is a sequence: the empty sites in order.)
-        sites: Sequence[int] = region(ctx) if placeable else \
-            [s for s in region(ctx) if board[s] == EMPTY and s not in no_piece]  # type: ignore[assignment]
+        found = region(ctx)
+        # A placeable region is already a sequence: the empty sites in order.
+        sites: Sequence[int] = found if placeable else [  # type: ignore[assignment]
+            s for s in found if board[s] == EMPTY and s not in no_piece]
         if ctx.explain is not None:
             outside(ctx, region, sites)
         state = ctx.state
