@@ -94,12 +94,20 @@ class SiteBits(Tracker):
         return list(data)
 
 
+def lattice_of(env: Env) -> Lattice:
+    """The game's lattice (made once per game)."""
+    lattice = env.shared.get("lattice")
+    if lattice is None:
+        lattice = env.shared["lattice"] = Lattice(env)
+    return lattice  # type: ignore[no-any-return]
+
+
 def site_bits(env: Env) -> tuple[Lattice, Callable[[Ctx], Any]]:
     """The game's lattice and the accessor of the masks positions keep (see Env.track); one
     tracker serves every ludeme that asks. Ask at compile time."""
     known = env.shared.get("site_bits")
     if known is None:
-        lattice = Lattice(env)
+        lattice = lattice_of(env)
         known = env.shared["site_bits"] = (
             lattice, env.track(SiteBits(lattice, env.owner, len(env.roles))))
     return known  # type: ignore[no-any-return]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dsl import types as t
-from stdlib.bitboards import site_bits
+from stdlib.bitboards import lattice_of, site_bits
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -251,7 +251,9 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
         if getattr(single, "site_var", None) == "site":  # at:Site
             test.reads_site = around.__getitem__  # type: ignore[attr-defined]
         return test
-    test.placed = placed_forms(env, patterns)  # type: ignore[attr-defined]
+    placed = placed_forms(env, patterns)
+    if placed is not None:
+        test.placed = placed  # type: ignore[attr-defined]
     return with_reads(test, around.__getitem__)
 
 
@@ -262,18 +264,29 @@ Shape = tuple[tuple[int, str], ...]
 Plan = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 
 
-def lattice_shapes(env: Env, patterns: tuple[PatternSpec, ...]) -> list[Shape]:
-    """The distinct orientations of the patterns, as shapes on the game's lattice."""
-    lattice, _ = site_bits(env)
+def lattice_shapes(env: Env, patterns: tuple[PatternSpec, ...]) -> list[Shape] | None:
+    """The distinct orientations of the patterns, as shapes on the game's lattice; None if the
+    board is not regular enough for them (a shape moved to some site would cover sites that
+    are not a window of the pattern), so that nothing may judge it on bit masks."""
+    lattice = lattice_of(env)
     shapes: set[Shape] = set()
+    actual: set[frozenset[int]] = set()
     for spec in patterns:
         for w in windows(env, spec):
+            actual.add(frozenset(w.sites))
             symbol = dict.fromkeys(w.sites, "?")
             for group, sym in ((w.xs, "X"), (w.os, "O"), (w.empties, "."), (w.pieces, "*")):
                 symbol.update(dict.fromkeys(group, sym))
             cells = [(lattice.bit[site], sym) for site, sym in symbol.items()]
             low = min(b for b, _ in cells)
             shapes.add(tuple(sorted((b - low, sym) for b, sym in cells)))
+    site_of = lattice.site_of
+    for shape in shapes:
+        for anchor in site_of:
+            covered = [anchor + offset for offset, _ in shape]
+            if all(b in site_of for b in covered) and \
+                    frozenset(site_of[b] for b in covered) not in actual:
+                return None
     return sorted(shapes)
 
 
@@ -291,14 +304,18 @@ def bindings(shape: Shape, roles: int) -> list[dict[str, int]]:
 
 
 def standing_windows(env: Env, patterns: tuple[PatternSpec, ...]
-                     ) -> Callable[[Ctx], list[tuple[int, ...]] | None]:
+                     ) -> Callable[[Ctx], list[tuple[int, ...]] | None] | None:
     """A function giving the windows (each its sites, sorted) where one of the patterns stands
-    on the position's board, found on the bit masks; None when the masks are not available
-    (a move is being tried out)."""
+    on the position's board, found on the bit masks; the function gives None when the masks
+    are not available (a move is being tried out). None instead of a function when the board
+    is not regular enough for bit masks."""
+    shapes = lattice_shapes(env, patterns)
+    if shapes is None:
+        return None
     lattice, masks_of = site_bits(env)
     roles = len(env.roles)
     plans = []
-    for shape in lattice_shapes(env, patterns):
+    for shape in shapes:
         offsets = tuple(offset for offset, _ in shape)
         for kind in bindings(shape, roles):
             cells = sorted(((offset, kind[sym]) for offset, sym in shape),
@@ -328,16 +345,19 @@ def standing_windows(env: Env, patterns: tuple[PatternSpec, ...]
 
 
 def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
-                 ) -> Callable[[Ctx, int], set[int] | None]:
+                 ) -> Callable[[Ctx, int], set[int] | None] | None:
     """For `forms` judging placements: a function giving, for a board value, every empty site
     where placing it would form one of the patterns in a window containing that site (the
     verdict `forms` gives for each placement), computed for all sites at once on the board's
-    bit masks (see stdlib/bitboards.py); None when the position's masks are not available
-    (a move is being tried out), so the caller judges site by site."""
+    bit masks (see stdlib/bitboards.py); the function gives None when the position's masks
+    are not available (a move is being tried out), so the caller judges site by site. None
+    instead of a function when the board is not regular enough for bit masks."""
+    shapes = lattice_shapes(env, patterns)
+    if shapes is None:
+        return None
     lattice, masks_of = site_bits(env)
     roles = len(env.roles)
     empty = roles
-    shapes = lattice_shapes(env, patterns)
     plans: dict[int, list[Plan]] = {}
 
     def plans_for(placer: int) -> list[Plan]:

@@ -45,3 +45,24 @@ def test_all_at_once_agrees_with_site_by_site(which, data) -> None:
     assert state.track != [None] * len(state.track), "the masks were not used"
     one_by_one = [str(m) for m in g.generate(state, explain={})]
     assert at_once == one_by_one
+
+
+def test_a_board_whose_sites_are_not_a_lattice_is_not_judged_on_bit_masks() -> None:
+    import copy
+    import random
+
+    from stdlib.bitboards import lattice_of
+    from stdlib.patterns import lattice_shapes, pattern
+
+    env = GAMES[("(square 6)", "unless")].env
+    crosscut = pattern(["X O", "O X"], name="crosscut")
+    assert lattice_shapes(env, (crosscut,)) is not None
+    regular = lattice_of(env)
+    scrambled = copy.copy(regular)
+    scrambled.bit = random.Random(1).sample(regular.bit, len(regular.bit))
+    scrambled.site_of = {b: s for s, b in enumerate(scrambled.bit)}
+    env.shared["lattice"] = scrambled
+    try:
+        assert lattice_shapes(env, (crosscut,)) is None
+    finally:
+        env.shared["lattice"] = regular
