@@ -7,12 +7,12 @@ knows nothing about what a ludeme does.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from dsl.ast import Bool, Broken, Const, Float, Form, Int, ListNode, Node, Param, Span, Str, show
 from dsl.errors import Diagnostic
+from dsl.suggest import closest
 from dsl.types import GAME, DslType, ListOf
 
 
@@ -85,10 +85,10 @@ class Checker:
         elif isinstance(node, Const):
             if node.name not in expected.constants:
                 known = sorted(expected.constants)
-                hint = difflib.get_close_matches(node.name, known, n=1)
+                hint = closest(node.name, known)
                 if known:
                     msg = f"unknown constant {node.name} for {_a(expected)}"
-                    msg += (f" (did you mean {hint[0]}?)" if hint
+                    msg += (f" (did you mean {hint}?)" if hint
                             else f" (one of: {', '.join(known)})")
                 else:
                     msg = f"expected {_a(expected)} here, found the constant {node.name}"
@@ -134,10 +134,10 @@ class Checker:
         for kw in node.kwargs:
             p = keywords.get(kw.name)
             if p is None:
-                hint = difflib.get_close_matches(kw.name, list(keywords), n=1)
+                hint = closest(kw.name, keywords)
                 msg = f"unknown argument '{kw.name}:' for ({spec.name} ...)"
                 if hint:
-                    msg += f" (did you mean '{hint[0]}:'?)"
+                    msg += f" (did you mean '{hint}:'?)"
                 elif keywords:
                     msg += f"; it takes {', '.join(k + ':' for k in keywords)}"
                 else:
@@ -157,19 +157,19 @@ class Checker:
         if members is not None:
             first = node.args[0] if node.args else None
             written = first.name if isinstance(first, Const) else None
-            hint = difflib.get_close_matches(written, members, n=1) if written else []
+            hint = closest(written, members) if written else None
             where: Node = first if first is not None else node
             msg = f"({node.head} ...) needs one of {', '.join(sorted(members))} first"
             if written:
                 msg = f"unknown kind {written} for ({node.head} ...)"
-                msg += f" (did you mean {hint[0]}?)" if hint else \
+                msg += f" (did you mean {hint}?)" if hint else \
                     f"; one of {', '.join(sorted(members))}"
             self.error(where, msg)
             return
-        hint = difflib.get_close_matches(node.head, self.heads, n=1, cutoff=0.6)
+        hint = closest(node.head, self.heads)
         msg = f"unknown ludeme '{node.head}'"
         if hint:
-            msg += f' (did you mean "{hint[0]}"?)'
+            msg += f' (did you mean "{hint}"?)'
         self.error(node.head_span, msg)
 
 

@@ -11,11 +11,11 @@ visible to every game file, and a file's own define of the same name takes prece
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 
 from dsl.ast import Bool, Broken, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
 from dsl.errors import Diagnostic, RuleError
+from dsl.suggest import closest
 
 MAX_DEPTH = 40
 
@@ -277,8 +277,8 @@ def _calls(node: Node) -> set[str]:
 
 
 def _did_you_mean(name: str, known: object) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)  # type: ignore[call-overload]
-    return f' (did you mean "{close[0]}"?)' if close else ""
+    close = closest(name, known)  # type: ignore[arg-type]
+    return f' (did you mean "{close}"?)' if close else ""
 
 
 def _collect(nodes: list[Node], errors: list[Diagnostic], defines: dict[str, Define],

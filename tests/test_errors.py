@@ -420,3 +420,14 @@ def test_load_game_reports_errors_with_the_file_path(tmp_path: Path) -> None:
         load_game(path)
     assert (info.value.path, info.value.line, info.value.column) == (str(path), 3, 20)
     assert str(info.value).startswith(f"{path}:3:20: too many arguments")
+
+
+def test_a_suggestion_prefers_the_fewest_edits() -> None:
+    # difflib scores 'line' and 'link' the same for 'lien'; a swap of two letters is one edit.
+    err = rule_error(tictactoe(end="(if (lien 3) (win Mover))"))
+    assert "unknown ludeme 'lien' (did you mean \"line\"?)" in str(err)
+    from dsl.suggest import closest, edits
+
+    assert edits("lien", "line") == 1 and edits("lien", "link") == 2
+    assert closest("Mvoer", ["Mover", "Next"]) == "Mover"
+    assert closest("zzz", ["Mover", "Next"]) is None
