@@ -75,11 +75,9 @@ def default_pie(game: Game, board: list[int], to_move: int, swapped: bool) -> bo
     first role has."""
     if not game.pie or swapped or to_move != 1 or len(game.players) < 2:
         return False
-    values = [v for v, who in enumerate(game.owner) if who in (0, 1)]
-
     def added(role: int) -> int:
-        mine = [v for v in values if game.owner[v] == role]
-        return sum(board.count(v) - game.start.count(v) for v in mine)
+        return sum(board.count(v) - game.start.count(v)
+                   for v, who in enumerate(game.owner) if who == role)
 
     return added(1) == 0 and added(0) > 0
 

@@ -11,7 +11,7 @@ row into the next one (it lands in the margin, where no site is).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
@@ -37,13 +37,27 @@ class Lattice:
 
     def sites(self, bits: int) -> list[int]:
         """The sites whose bits are set, in no particular order."""
-        out = []
         site_of = self.site_of
-        while bits:
-            low = bits & -bits
-            out.append(site_of[low.bit_length() - 1])
-            bits ^= low
-        return out
+        return [site_of[b] for b in set_bits(bits)]
+
+
+def set_bits(bits: int) -> Iterator[int]:
+    """The positions of the bits set, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def anchors(masks: list[int], cells: Sequence[tuple[int, int]]) -> int:
+    """The bits from which every cell (bit offset, index of the mask it must be in) is in its
+    mask: where a shape with those cells stands, found for the whole board at once."""
+    found = -1
+    for offset, k in cells:
+        found &= masks[k] >> offset
+        if not found:
+            break
+    return found
 
 
 class SiteBits(Tracker):

@@ -159,7 +159,8 @@ class Groups(Tracker):
         if parent is not None:
             # The new piece's site is a root of its own (the role's structure is rebuilt
             # whenever one of its pieces leaves): hang its neighbours' groups and its goal
-            # nodes under it. _find is written out; this runs for every piece placed.
+            # nodes under it. This is _join for a root, with _find written out: it runs for
+            # every piece placed, and calling them cost Hex's fast path about 4% (A/B).
             for t in self.adjacency[site]:
                 if owner[board[t]] == now:
                     while parent[t] != t:

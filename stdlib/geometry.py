@@ -124,23 +124,9 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
     # A site's line of sight depends on the sites along its lines (up to max-gap + 1 away).
     along = [frozenset(t for near, far in line for t in (*near, *far)) for line in lines]
 
-    def related(ctx: Ctx, s: int) -> list[int]:
-        board = ctx.board
-        out: list[int] = []
-        for near, far in lines[s]:
-            for t in near:
-                if board[t] != EMPTY:
-                    break
-            else:
-                for t in far:
-                    out.append(t)
-                    if board[t] != EMPTY:
-                        break
-        return out
-
-    def occupied(ctx: Ctx, s: int) -> list[int]:
-        """The occupied sites seen: at most one per line, where the line of sight ends."""
-        board = ctx.board
+    def seen(board: list[int], s: int, empty_too: bool) -> list[int]:
+        """The sites seen from s: each line's occupied end, and with `empty_too` the empty
+        sites before it."""
         out: list[int] = []
         for near, far in lines[s]:
             for t in near:
@@ -151,7 +137,16 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
                     if board[t] != EMPTY:
                         out.append(t)
                         break
+                    if empty_too:
+                        out.append(t)
         return out
+
+    def related(ctx: Ctx, s: int) -> list[int]:
+        return seen(ctx.board, s, True)
+
+    def occupied(ctx: Ctx, s: int) -> list[int]:
+        """The occupied sites seen: at most one per line, where the line of sight ends."""
+        return seen(ctx.board, s, False)
 
     related.occupied = occupied  # type: ignore[attr-defined]
     return with_reads(related, lambda s: along[s])

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Chain, Ctx, Env, Groups, Move, Placements, Tracker, pass_move
+from stdlib.runtime import EMPTY, Chain, Ctx, Env, Listed, Move, Placements, Tracker, pass_move
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
@@ -108,19 +108,20 @@ def placements(ctx: Ctx, sites: Sequence[int], value: int) -> Sequence[Move]:
     return Placements(sites, value, ctx.env.placements(value))
 
 
-def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless: Filter
-                       ) -> Sequence[Move]:
+def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless: Filter,
+                       at_once: AtOnce | None = None) -> Sequence[Move]:
     """The placements among `candidates` (a Placements) that the filters allow; judge(),
-    written out for the one-site change every placement makes."""
+    written out for the one-site change every placement makes. `at_once` (see
+    judged_at_once) judges them all at once when no refusal is being explained."""
     if not candidates or (if_ is None and unless is None):
         return candidates
     assert isinstance(candidates, Placements)
     board, value = ctx.board, candidates.value
     explain = ctx.explain
-    if explain is None:
-        at_once = at_once_placements(ctx, candidates, if_, unless)
-        if at_once is not None:
-            return at_once
+    if explain is None and at_once is not None:
+        allowed = at_once(ctx, candidates)
+        if allowed is not None:
+            return allowed
     # Verdicts kept by the state for filters that say what they read (see runtime.Reads):
     # site -> reason for refusing, "" when allowed.
     state = ctx.state
@@ -162,29 +163,38 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
     return Placements(kept, value, candidates.row)
 
 
-def at_once_placements(ctx: Ctx, candidates: Placements, if_: Filter, unless: Filter
-                       ) -> Placements | None:
-    """The placements the filters allow, when each filter can judge every site at once (it
-    has `.placed(ctx, value)`, giving the sites where it holds for a piece placed there, or
-    None when it cannot tell now); otherwise None."""
-    value = candidates.value
-    holds = [getattr(f, "placed", None) for f in (if_, unless) if f is not None]
-    if None in holds:
+AtOnce = Callable[[Ctx, Placements], Placements | None]
+
+
+def judged_at_once(if_: Filter, unless: Filter) -> AtOnce | None:
+    """When every filter given can judge all sites at once (it has `.placed(ctx, value)`,
+    the sites where it holds for a piece placed there, or None when it cannot tell now): a
+    function giving the placements among some candidates that the filters allow, or None when
+    a filter cannot tell now. Otherwise None. Made once, when the rules are compiled."""
+    if if_ is None and unless is None:
         return None
-    verdicts = [judge_all(ctx, value) for judge_all in holds]  # type: ignore[misc]
-    if None in verdicts:
+    holds = getattr(if_, "placed", None)
+    refuses = getattr(unless, "placed", None)
+    if (if_ is not None and holds is None) or (unless is not None and refuses is None):
         return None
-    sites = candidates.sites
-    if if_ is not None:
-        wanted = verdicts[0]
-        sites = [s for s in sites if s in wanted]  # type: ignore[operator]
-    if unless is not None:
-        refused = verdicts[-1]
-        if refused:
-            sites = [s for s in sites if s not in refused]  # type: ignore[operator]
-    if ctx.probe:
-        sites = sites[:1]
-    return Placements(sites, value, candidates.row)
+
+    def allowed(ctx: Ctx, candidates: Placements) -> Placements | None:
+        value, sites = candidates.value, candidates.sites
+        if holds is not None:
+            wanted = holds(ctx, value)
+            if wanted is None:
+                return None
+            sites = [s for s in sites if s in wanted]
+        if refuses is not None:
+            refused = refuses(ctx, value)
+            if refused is None:
+                return None
+            if refused:
+                sites = [s for s in sites if s not in refused]
+        if ctx.probe:
+            sites = sites[:1]
+        return Placements(sites, value, candidates.row)
+    return allowed
 
 
 def outside(ctx: Ctx, region: Region, sites: Sequence[int]) -> None:
@@ -253,10 +263,12 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     # placement to judge, unless refusals are being explained.
     never = getattr(if_, "literal", None) is False or getattr(unless, "literal", None) is True
 
+    at_once = judged_at_once(if_, unless)
+
     def filtered(ctx: Ctx) -> Sequence[Move]:
         if never and ctx.explain is None:
             return []
-        return allowed_placements(ctx, unconditional(ctx), if_, unless)
+        return allowed_placements(ctx, unconditional(ctx), if_, unless, at_once)
 
     filtered.kinds = frozenset({"place"})  # type: ignore[attr-defined]
     if capture is None:
@@ -299,6 +311,7 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
     names = env.names
     value_of = piece_value(env, None)
     no_piece = env.no_piece
+    at_once = judged_at_once(if_, unless)
 
     def generate(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
@@ -314,7 +327,8 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
                     rest = below[rest]
                 ctx.explain.setdefault(("place", (s,)), f"a piece dropped there falls to "
                                        f"{names[rest]}")
-        return allowed_placements(ctx, placements(ctx, landing, value_of(ctx)), if_, unless)
+        return allowed_placements(ctx, placements(ctx, landing, value_of(ctx)), if_, unless,
+                                  at_once)
     return kinded(generate, "place")
 
 
@@ -471,6 +485,7 @@ class GroupFits(Tracker):
                 self.at[s].append(g)
 
     def fits(self, board: list[int], role: int, group: tuple[int, ...]) -> bool:
+        """May `role` put its pieces on all the group's sites?"""
         replaced = 0
         for s in group:
             v = board[s]
@@ -525,8 +540,9 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     replace_enemy = onto == "EmptyOrEnemy"
     # Whether a group fits (its contents allow it, before the filters) depends only on the
     # group's own sites: positions keep the answers up to date.
-    fitting = env.track(GroupFits(groups, env.topology.size, len(env.roles), env.owner,
-                                  no_piece, replace_enemy, limit)) if simple else None
+    checker = GroupFits(groups, env.topology.size, len(env.roles), env.owner, no_piece,
+                        replace_enemy, limit) if simple else None
+    fitting = env.track(checker) if checker is not None else None
 
     rows: dict[int, list[Move]] = {}  # per board value: the move putting it on each group
 
@@ -549,7 +565,7 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
         if known is not None:  # the position knows which groups fit
             candidates: Iterable[int] = compress(range(len(groups)), known[ctx.mover])
             if if_ is None and unless is None and not ctx.probe:
-                return Groups(list(candidates), row)
+                return Listed(list(candidates), row)
         else:
             candidates = (g for g, group in enumerate(groups) if fits(ctx, group))
         kept: list[int] = []
@@ -564,24 +580,18 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
             kept.append(g)
             if ctx.probe:
                 break
-        return Groups(kept, row)
+        return Listed(kept, row)
 
     def fits(ctx: Ctx, group: tuple[int, ...]) -> bool:
         """May the mover put its pieces on all the group's sites (before the filters)?"""
-        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        if checker is not None:
+            return checker.fits(ctx.board, ctx.mover, group)
+        board = ctx.board
         replaced = 0
-        for s in group:
-            v = board[s]
-            if v == EMPTY:
-                if s in no_piece or (not simple and not target(ctx, s)):
-                    return False
-                continue
-            if simple:  # Empty or EmptyOrEnemy, written out
-                if not replace_enemy or owner[v] < 0 or owner[v] == mover:
-                    return False
-            elif not target(ctx, s):
+        for s in group:  # each site must hold what onto: says; a piece there is replaced
+            if not target(ctx, s) or (board[s] == EMPTY and s in no_piece):
                 return False
-            replaced += 1
+            replaced += board[s] != EMPTY
         return replaced <= limit
 
     generate.kinds = frozenset({"multi"})  # type: ignore[attr-defined]

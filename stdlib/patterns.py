@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dsl import types as t
-from stdlib.bitboards import lattice_of, site_bits
+from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -259,9 +259,11 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
 
 # A shape: one orientation of a pattern, as (bit offset from its lowest cell, symbol) per cell.
 Shape = tuple[tuple[int, str], ...]
-# A plan: for one shape with X and O bound to roles, the cells a placed piece cannot stand on
-# and the cells it can, each as (bit offset, index of the mask the cell must be in).
-Plan = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+# A cell of a shape on the masks: (bit offset, index of the mask it must be in).
+Cell = tuple[int, int]
+# A plan: for one shape with X and O bound to roles, the cells a placed piece cannot stand on,
+# and for each cell it can stand on, that cell's offset and the other such cells.
+Plan = tuple[tuple[Cell, ...], tuple[tuple[int, tuple[Cell, ...]], ...]]
 
 
 def lattice_shapes(env: Env, patterns: tuple[PatternSpec, ...]) -> list[Shape] | None:
@@ -327,20 +329,8 @@ def standing_windows(env: Env, patterns: tuple[PatternSpec, ...]
         masks = masks_of(ctx)
         if masks is None:
             return None
-        out = []
-        for cells, offsets in plans:
-            anchors = -1
-            for offset, k in cells:
-                anchors &= masks[k] >> offset
-                if not anchors:
-                    break
-            else:
-                while anchors:
-                    low = anchors & -anchors
-                    anchor = low.bit_length() - 1
-                    out.append(tuple(sorted(site_of[anchor + o] for o in offsets)))
-                    anchors ^= low
-        return out
+        return [tuple(sorted(site_of[anchor + o] for o in offsets))
+                for cells, offsets in plans for anchor in set_bits(anchors(masks, cells))]
     return standing
 
 
@@ -372,7 +362,10 @@ def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
                     (can if takes else rest).append((offset, kind[sym]))
                 if can:  # colours first: on a sparse board they fail fastest
                     rest.sort(key=lambda cell: cell[1] >= roles)
-                    out.append((tuple(rest), tuple(can)))
+                    # For each cell the piece may take: its offset, and the others of those.
+                    choices = tuple((offset, tuple(can[:i] + can[i + 1:]))
+                                    for i, (offset, _) in enumerate(can))
+                    out.append((tuple(rest), choices))
         return out
 
     owner = env.owner
@@ -388,19 +381,11 @@ def placed_forms(env: Env, patterns: tuple[PatternSpec, ...]
         found = 0
         for rest, can in table:
             # Anchors (lowest cells) of the windows whose other cells all match ...
-            anchors = -1
-            for offset, k in rest:
-                anchors &= masks[k] >> offset
-                if not anchors:
-                    break
-            else:
+            fits = anchors(masks, rest)
+            if fits:
                 # ... and, for each cell the piece may take, the others of those too.
-                for i, (offset, _) in enumerate(can):
-                    here = anchors
-                    for j, (other, k) in enumerate(can):
-                        if j != i:
-                            here &= masks[k] >> other
-                    found |= here << offset
+                for offset, others in can:
+                    found |= (anchors(masks, others) & fits) << offset
         return set(lattice.sites(found & masks[empty]))
     return placed
 

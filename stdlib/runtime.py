@@ -4,6 +4,7 @@ environment a ludeme is built in, and the evaluation context its closures are ca
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,36 +63,14 @@ class Move:
         return hash(self.key)
 
 
-class Placements(Sequence[Move]):
-    """The placements of one board value on each of some sites, as a sequence of moves. The
-    moves themselves are made once per game (`row[site]`, see `Env.placements`) and shared
-    by every position, so listing them costs no more than listing the sites."""
-
-    __slots__ = ("sites", "value", "row")
-
-    def __init__(self, sites: Sequence[int], value: int, row: list[Move]) -> None:
-        self.sites = sites
-        self.value = value
-        self.row = row
-
-    def __len__(self) -> int:
-        return len(self.sites)
-
-    def __getitem__(self, i: int) -> Move:  # type: ignore[override]
-        return self.row[self.sites[i]]
-
-    def __iter__(self) -> Iterator[Move]:
-        return map(self.row.__getitem__, self.sites)
-
-
-class Groups(Sequence[Move]):
-    """Some of a list of moves made once per game (e.g. placing one value on each group of
-    sites, `c3,c4`), by their indices in it: listing them costs no more than listing the
-    indices (like Placements)."""
+class Listed(Sequence[Move]):
+    """Some of a list of moves made once per game (`row`), by their indices in it: the moves
+    are shared by every position, so listing them costs no more than listing the indices.
+    Used as it is for place-group's moves, one per group of sites."""
 
     __slots__ = ("indices", "row")
 
-    def __init__(self, indices: list[int], row: list[Move]) -> None:
+    def __init__(self, indices: Sequence[int], row: list[Move]) -> None:
         self.indices = indices
         self.row = row
 
@@ -103,6 +82,22 @@ class Groups(Sequence[Move]):
 
     def __iter__(self) -> Iterator[Move]:
         return map(self.row.__getitem__, self.indices)
+
+
+class Placements(Listed):
+    """The placements of one board value on each of some sites: `row[site]` is the move
+    placing it there (see `Env.placements`), so the indices are the sites."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, sites: Sequence[int], value: int, row: list[Move]) -> None:
+        self.indices = sites
+        self.row = row
+        self.value = value
+
+    @property
+    def sites(self) -> Sequence[int]:
+        return self.indices
 
 
 class Chain(Sequence[Move]):
@@ -176,23 +171,25 @@ class Memory:
     parse: Callable[[str], Any]
 
 
-class Tracker:
+class Tracker(ABC):
     """Knowledge about the board that a position keeps up to date move by move (for example
     which pieces are connected), so that a ludeme need not work it out again in every
     position. A position holds one value per tracker, made by `build` when first asked for,
     then changed site by site by `update`; a successor position gets a `copy`."""
 
+    @abstractmethod
     def build(self, board: list[int]) -> Any:
-        raise NotImplementedError
+        """The data for a board."""
 
+    @abstractmethod
     def update(self, data: Any, board: list[int], site: int, old: int, new: int) -> Any:
         """The data after `site` changed from `old` to `new` (`board` already shows the new
         value); it may change `data` in place and return it, or return None to have it built
         again when next asked for."""
-        raise NotImplementedError
 
+    @abstractmethod
     def copy(self, data: Any) -> Any:
-        raise NotImplementedError
+        """Data a successor position may change without changing this one's."""
 
 
 class SiteVerdicts(Tracker):
