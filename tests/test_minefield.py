@@ -160,19 +160,24 @@ def glyph_cases():
                     yield glyph, role, colours, sym
 
 
+def stage(cells: dict, stone: tuple[int, int], sym: str, cols: dict, **where):
+    """The shape `cells` oriented by `sym` (see oriented) with X and O coloured by `cols`, the
+    stone at `stone` not yet placed: the board before and after placing it, its site and
+    the player who places it."""
+    marked = dict(cells)
+    marked[stone] = "new:" + cells[stone]
+    placed = oriented(marked, sym, **where)
+    new = next(p for p, c in placed.items() if c.startswith("new:"))
+    placed[new] = placed[new][4:]
+    after = build(placed, cols)
+    before = dict(after)
+    before[new] = "."
+    return before, after, new, ROLE[cols[placed[new]]]
+
+
 def _position(glyph: str, role: str, colours: str, sym: str):
     cols = {"X": "B", "O": "W"} if colours == "X=B" else {"X": "W", "O": "B"}
-    cells = shape(GLYPHS[glyph])
-    marked = dict(cells)
-    marked[ROLES[glyph][role]] = "new:" + cells[ROLES[glyph][role]]
-    placed = oriented(marked, sym)
-    new = next(p for p, c in placed.items() if c.startswith("new:"))
-    new_colour = cols[placed[new][4:]]
-    placed[new] = placed[new][4:]
-    full = build(placed, cols)
-    before = dict(full)
-    before[new] = "."
-    return before, full, new, ROLE[new_colour]
+    return stage(shape(GLYPHS[glyph]), ROLES[glyph][role], sym, cols)
 
 
 @pytest.mark.parametrize("glyph,role,colours,sym", list(glyph_cases()))
@@ -206,15 +211,7 @@ def test_a_switch_area_with_a_stone_inside_is_not_a_switch(glyph, sym):
     corners = [p for p in cells if p[0] in (0, max(x for x, _ in cells))]
     for colours in ({"X": "B", "O": "W"}, {"X": "W", "O": "B"}):
         for corner in corners:
-            marked = dict(cells)
-            marked[corner] = "new:" + cells[corner]
-            placed = oriented(marked, sym)
-            new = next(p for p, c in placed.items() if c.startswith("new:"))
-            mover = ROLE[colours[placed[new][4:]]]
-            placed[new] = "."
-            before = build(placed, colours)
-            after = dict(before)
-            after[new] = SYMBOL[mover]
+            before, after, new, mover = stage(cells, corner, sym, colours)
             assert glyphs(before, SIZE) == [] and glyphs(after, SIZE) == []
             state = minefield(SIZE).from_text(render(before, SIZE, mover))
             assert site(*new) in names(state.legal_moves())
@@ -246,15 +243,7 @@ def test_near_misses_are_legal(case, sym):
     rows, stone = NOT_GLYPHS[case]
     cells = shape(rows)
     for colours in ({"X": "B", "O": "W"}, {"X": "W", "O": "B"}):
-        marked = dict(cells)
-        marked[stone] = "new:" + cells[stone]
-        placed = oriented(marked, sym, at=(0, 0))
-        new = next(p for p, c in placed.items() if c.startswith("new:"))
-        mover = ROLE[colours[placed[new][4:]]]
-        placed[new] = "."
-        before = build(placed, colours)
-        after = dict(before)
-        after[new] = SYMBOL[mover]
+        before, after, new, mover = stage(cells, stone, sym, colours, at=(0, 0))
         assert glyphs(after, SIZE) == []
         state = minefield(SIZE).from_text(render(before, SIZE, mover))
         assert names(state.legal_moves()) == expected_moves(before, SIZE, mover)
