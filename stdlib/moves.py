@@ -344,7 +344,6 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
 
     dirs = env.resolve_dirs(directions)
     steps = env.topology.step
-    names = env.names
     target = cell_test(env, to)
     no_piece = env.no_piece
 
@@ -361,8 +360,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
                 t = steps[d][s]
                 if t == -1 or t in no_piece or not target(ctx, t):
                     continue
-                move = Move("move", (s, t), ((s, env.left_behind(v)), (t, v)), names)
-                accept(ctx, move, t, s, if_, unless, out, from_hand=False)
+                accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out, from_hand=False)
                 if ctx.probe and out:
                     return out
         return out
@@ -665,7 +663,6 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
 
     (walk through:(not (is Enemy Site)) to:(holds Site "Tile"))"""
     adjacency = env.topology.neighbours(env.absolute_dirs(by))
-    names = env.names
 
     def generate(ctx: Ctx) -> list[Move]:
         from stdlib.logic import site_verdicts
@@ -700,10 +697,8 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
                 continue
             near = {area_of(t) for t in adjacency[s]} - {-1}
             targets = sorted({t for a in near for t in members[a] if t != s})
-            left = env.left_behind(v)
             for t in targets:
-                move = Move("move", (s, t), ((s, left), (t, v)), names)
-                accept(ctx, move, t, s, if_, unless, out, from_hand=False)
+                accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out, from_hand=False)
                 if ctx.probe and out:
                     return out
         return out

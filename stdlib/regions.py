@@ -3,11 +3,12 @@ compile time; dynamic ones (empty sites, a player's pieces) are computed from th
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Collection, Sequence
 
 from stdlib.logic import site_table
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env
+from stdlib.runtime import EMPTY, Ctx, Env, Tracker
 from stdlib.types import Cond, Direction, Region, RoleExpr, SiteExpr
 
 
@@ -66,16 +67,51 @@ def sites_empty(env: Env) -> Region:
     return region
 
 
+class RoleSites(Tracker):
+    """Each role's pieces' sites, in site order, kept by a position (as it keeps its empty
+    sites)."""
+
+    def __init__(self, owner: tuple[int, ...], roles: int) -> None:
+        self.owner = owner
+        self.roles = roles
+
+    def build(self, board: list[int]) -> list[list[int]]:
+        sites: list[list[int]] = [[] for _ in range(self.roles)]
+        for s, v in enumerate(board):
+            if self.owner[v] >= 0:
+                sites[self.owner[v]].append(s)
+        return sites
+
+    def update(self, data: list[list[int]], board: list[int], site: int, old: int, new: int
+               ) -> list[list[int]]:
+        was, now = self.owner[old], self.owner[new]
+        if was != now:
+            if was >= 0:
+                del data[was][bisect.bisect_left(data[was], site)]
+            if now >= 0:
+                bisect.insort(data[now], site)
+        return data
+
+    def copy(self, data: list[list[int]]) -> list[list[int]]:
+        return [list(sites) for sites in data]
+
+
 @ludeme("sites Occupied")
-def sites_occupied(role: RoleExpr | None = None) -> Region:
+def sites_occupied(env: Env, role: RoleExpr | None = None) -> Region:
     """The sites holding a piece of `role` (any piece if no role is given).
 
     (count (sites Occupied Mover))"""
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
+    pieces = env.shared.get("role sites")
+    if pieces is None:  # one tracker for every (sites Occupied <role>) of the game
+        pieces = env.shared["role sites"] = env.track(RoleSites(env.owner, len(env.roles)))
 
     def region(ctx: Ctx) -> list[int]:
         r = role(ctx)
+        known = pieces(ctx)
+        if known is not None:
+            return known[r]  # type: ignore[no-any-return]
         owner = ctx.owner
         return [s for s, v in enumerate(ctx.board) if owner[v] == r]
     return region

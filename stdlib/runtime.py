@@ -309,6 +309,7 @@ class Env:
         self._counted = self.counted
         self._owner = self.owner
         self._placements: dict[int, list[Move]] = {}
+        self._piece_moves: dict[tuple[int, int, int], Move] = {}
         self._touched: dict[tuple[Any, Any], list[tuple[int, ...]]] = {}
 
     def touched(self, filters: tuple[Any, Any]) -> list[tuple[int, ...]] | None:
@@ -336,6 +337,16 @@ class Env:
             row = self._placements[value] = [Move("place", (s,), ((s, value),), names)
                                              for s in range(self.topology.size)]
         return row
+
+    def piece_move(self, frm: int, to: int, value: int) -> Move:
+        """The move of the piece `value` from `frm` to `to` (leaving behind the terrain it
+        stood on): made once per game, shared by all positions (like placements)."""
+        key = (frm, to, value)
+        move = self._piece_moves.get(key)
+        if move is None:
+            move = self._piece_moves[key] = Move(
+                "move", (frm, to), ((frm, self.left_behind(value)), (to, value)), self.names)
+        return move
 
     @property
     def no_piece(self) -> frozenset[int]:
