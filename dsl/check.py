@@ -74,6 +74,8 @@ class Checker:
         if isinstance(node, Form):
             self.form(node, expected)
         elif isinstance(node, ListNode):
+            if isinstance(expected, DslType) and expected.list_of is not None:
+                expected = ListOf(expected.list_of)
             if not isinstance(expected, ListOf):
                 self.error(node, f"expected {_a(expected)} here, found a list {{...}}")
                 return

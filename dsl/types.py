@@ -19,6 +19,8 @@ class DslType:
     accepts_types: tuple[str, ...] = ()
     literals: tuple[type, ...] = ()  # Python literal types accepted (after option substitution)
     constants: frozenset[str] = field(default_factory=frozenset)
+    # A type that is a list of another may also be written as `{ item ... }`.
+    list_of: DslType | None = None
 
     def accepts(self, other: DslType) -> bool:
         return other.name == self.name or other.name in self.accepts_types
@@ -46,6 +48,8 @@ DIRECTION_NAMES = frozenset(
      "Orthogonal", "Diagonal", "Adjacent", "All",
      "Forward", "Backward", "ForwardDiagonal", "Forwards", "Sideways"}
 )
+COMPASS_NAMES = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
+SIDE_NAMES = COMPASS_NAMES | {"Forward", "Backward"}
 ROLE_NAMES = frozenset({"Mover", "Next", "Prev", "Neutral"})
 ROLES_NAMES = frozenset({"Mover", "Next", "Prev", "All", "Neutral"})
 SITE_NAMES = frozenset({"To", "From", "Site"})
@@ -63,6 +67,8 @@ COND = DslType("Boolean", accepts_types=("bool",), literals=(bool,))
 SITE = DslType("Site", literals=(str,), constants=SITE_NAMES)
 REGION = DslType("Region", accepts_types=("Site",), literals=(str,), constants=SITE_NAMES)
 DIRECTION = DslType("Direction", constants=DIRECTION_NAMES)
+SIDE = DslType("Side", constants=SIDE_NAMES)  # a side of the board, by the compass point it faces
+CORNER = DslType("Corner", constants=COMPASS_NAMES)  # a corner, likewise
 ROLE = DslType("Role", literals=(str,), constants=ROLE_NAMES)
 ROLES = DslType("Roles", accepts_types=("Role",), literals=(str,), constants=ROLES_NAMES)
 CELL = DslType("Cell", constants=CELL_NAMES)  # what a site holds, relative to the mover
@@ -71,6 +77,8 @@ EFFECT = DslType("Effect")
 CAPTURE = DslType("Capture")
 PATTERN = DslType("Pattern")
 RELATION = DslType("Relation")
+# Several regions, each on its own: `{(sites Side N) (sites Side S)}` or (regions Corners).
+REGIONS = DslType("Regions", list_of=REGION)
 LINK = DslType("Link")
 RESULT = DslType("Result")
 END_RULE = DslType("EndRule")

@@ -42,8 +42,9 @@ class Compiler:
 
     def compile(self, node: Node, expected: DslType | ListOf) -> Any:
         if isinstance(node, ListNode):
-            assert isinstance(expected, ListOf)
-            return [self.compile(item, expected.item) for item in node.items]
+            item = expected.item if isinstance(expected, ListOf) else expected.list_of
+            assert item is not None
+            return [self.compile(x, item) for x in node.items]
         assert isinstance(expected, DslType)
         if isinstance(node, Form):
             return self.form(node, expected)
@@ -113,7 +114,7 @@ class Compiler:
                 self.error(node, f"this {env.topology.shape} board has no diagonal directions")
                 return ""
             return name
-        if expected.name in ("Direction", "Cell"):
+        if expected.name in ("Direction", "Cell", "Side", "Corner"):
             return name
         if expected.name in ("Role", "Roles"):
             assert env is not None

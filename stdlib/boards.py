@@ -161,6 +161,56 @@ def hexhex(size: int) -> Board:
     return g
 
 
+@ludeme("hex-triangle")
+def hex_triangle(size: int) -> Board:
+    """A triangle of hexagonal cells with `size` cells on each side (the Y board), its apex at
+    the top: the bottom row has `size` cells, each row above one fewer, shifted half a cell
+    right. Sites are named by column letter within the row and row number counted from the
+    bottom: the bottom row is a1, b1, ...; the apex is a{size}. Directions E, W, NE, NW, SE,
+    SW; sides S (the bottom row), NW (the first cell of each row) and NE (the last); corners
+    SW, SE and N (the apex).
+
+    (board (hex-triangle 9))"""
+    if size < 1:
+        raise ValueError("a triangle needs a size of at least 1")
+    cells = [(i, j) for j in range(size) for i in range(size - j)]
+    g = _hex_graph(cells, "hex")
+    g.graph["sides"] = _sides_missing(g, {"S": ("SE", "SW"), "NW": ("W", "NW"),
+                                          "NE": ("E", "NE")})
+    g.graph["rows"] = size
+    g.graph["columns"] = size
+    return g
+
+
+# Compass points by angle (degrees, counter-clockwise from east), for naming corners.
+COMPASS = (("E", 0.0), ("NE", 45.0), ("N", 90.0), ("NW", 135.0), ("W", 180.0),
+           ("SW", 225.0), ("S", 270.0), ("SE", 315.0))
+
+
+def compass_point(dx: float, dy: float) -> str:
+    """The compass point nearest to the direction (dx, dy)."""
+    angle = math.degrees(math.atan2(dy, dx)) % 360.0
+    return min(COMPASS, key=lambda c: min(abs(angle - c[1]), 360.0 - abs(angle - c[1])))[0]
+
+
+def public_graph(graph: nx.DiGraph) -> nx.Graph:
+    """The board as users see it: an undirected networkx graph with one node per site, named by
+    the site's name, and one edge per adjacency. Nodes keep `row`, `col`, `x` and `y`; an edge
+    keeps `direction` (from its first site to its second as networkx lists it) and `diagonal`
+    (True for a square board's diagonal neighbours, which touch only at a corner)."""
+    g = nx.Graph(board=graph.graph.get("board", "square"))
+    for node, data in graph.nodes(data=True):
+        g.add_node(data["name"], row=data["row"], col=data["col"], x=data["x"], y=data["y"])
+    square = graph.graph.get("board", "square") != "hex"
+    for u, v, d in graph.edges(data="direction"):
+        a, b = graph.nodes[u]["name"], graph.nodes[v]["name"]
+        if not g.has_edge(a, b):
+            g.add_edge(a, b, direction=d, diagonal=square and len(d) == 2)
+    g.graph["sides"] = {k: [graph.nodes[n]["name"] for n in v]
+                        for k, v in graph.graph.get("sides", {}).items()}
+    return g
+
+
 @dataclass
 class Topology:
     """A board compiled to flat arrays, sites numbered in diagram reading order (top row first,
@@ -269,3 +319,27 @@ class Topology:
             if sum(s in side for side in self.sides.values()) >= 2:
                 out.add(s)
         return frozenset(out)
+
+    def named_corners(self) -> dict[str, int]:
+        """Each corner by the compass point it faces: the sum of the directions in which it has
+        no neighbour (a square's a1 is SW; a hexhex board has corners E, NE, NW, W, SW, SE; a
+        triangle N, SW, SE), listed from E counter-clockwise. Two corners facing the same way
+        (a board one cell wide) share no name: the name is left out."""
+        vectors: dict[str, tuple[float, float]] = {}
+        for d in self.directions:  # each direction's displacement, measured on the board
+            pairs = [(s, t) for s, t in enumerate(self.step[d]) if t != -1]
+            if pairs:
+                s, t = pairs[0]
+                vectors[d] = (self.xy[t][0] - self.xy[s][0], self.xy[t][1] - self.xy[s][1])
+        found: dict[str, list[int]] = {}
+        for s in sorted(self.corners()):
+            missing = [vectors[d] for d in vectors if self.step[d][s] == -1]
+            dx, dy = sum(v[0] for v in missing), sum(v[1] for v in missing)
+            found.setdefault(compass_point(dx, dy), []).append(s)
+        order = [name for name, _ in COMPASS]
+        return {k: v[0] for k, v in sorted(found.items(), key=lambda kv: order.index(kv[0]))
+                if len(v) == 1}
+
+    def side_without_corners(self, side: str) -> frozenset[int]:
+        """A side's sites less the corners (the sites it shares with another side)."""
+        return self.sides[side] - self.corners()

@@ -7,23 +7,29 @@ from dataclasses import dataclass
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, SiteVerdicts, Tracker, ends_only, reads_of, with_reads
-from stdlib.types import Cond, Direction, Link, Region, Relation, RoleExpr, SiteExpr
+from stdlib.types import Cond, Direction, Link, Region, Regions, Relation, RoleExpr, SiteExpr
 
 
 @ludeme("connected")
-def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
-              by: Direction = "Adjacent", through: Cond | None = None) -> Cond:
-    """True when a chain of `role`'s pieces, each adjacent to the next (by the `by:` relation,
+def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
+              at_least: int | None = None, by: Direction = "Adjacent",
+              through: Cond | None = None) -> Cond:
+    """True when one chain of `role`'s pieces, each adjacent to the next (by the `by:` relation,
     orthogonal on square boards and all six neighbours on hex boards by default), touches
-    every one of the regions: by default the sides the role declares with sides:{...}. With
-    through:, only pieces on sites where the condition holds (judged with Site bound to the
-    site, for the role) count.
+    every one of the regions — or, with at-least:K, K of them (a fork touches three sides, a
+    bridge two corners). The regions are by default the sides the role declares with
+    sides:{...}. With through:, only pieces on sites where the condition holds (judged with
+    Site bound to the site, for the role) count.
 
-    (if (connected Mover) (win Mover))"""
+    (if (connected Mover regions:(regions Sides corners:false) at-least:3) (win Mover))"""
     topo = env.topology
     adjacency = topo.neighbours(env.absolute_dirs(by))
     per_role: list[list[frozenset[int]]] = []
     for r, sides in enumerate(env.sides):
+        for side in sides:
+            if side not in topo.sides:
+                env.error(f"role {env.roles[r]} declares side {side}, which this board does "
+                          f"not have (its sides: {', '.join(topo.sides)})")
         per_role.append([topo.sides.get(side, frozenset()) for side in sides])
         if regions is None and len(sides) < 2:
             env.error(f"(connected ...) with no regions: needs role {env.roles[r]} to declare "
@@ -37,11 +43,17 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
                 env.error("(connected ... regions:{...}) needs regions that do not change")
                 value = frozenset()
             fixed.append(value)
+    goal_lists = [fixed] * len(env.roles) if fixed is not None else per_role
+    if at_least is not None and not 1 <= at_least <= max(len(g) for g in goal_lists):
+        env.error(f"at-least:{at_least} needs between 1 and as many regions as are listed")
+    # Per role: for each site, the bit mask of the regions it is in; the count to reach.
+    masks = [region_masks(goals, topo.size) for goals in goal_lists]
+    needed = [len(goals) if at_least is None else min(at_least, len(goals))
+              for goals in goal_lists]
 
     tracker = groups = kept = None
     if through is None:
-        goal_lists = [fixed] * len(env.roles) if fixed is not None else per_role
-        tracker = Groups(adjacency, env.owner, goal_lists, topo.size)
+        tracker = Groups(adjacency, env.owner, masks, needed, topo.size)
         groups = env.track(tracker)
     elif getattr(through, "reads_site", None) is not None:
         # The position keeps through:'s verdicts, forgetting them only around changes.
@@ -52,23 +64,15 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
 
     def test(ctx: Ctx) -> bool:
         r = ctx.mover if is_mover else role(ctx)
-        goals = fixed if fixed is not None else per_role[r]
-        if not goals:
+        if not needed[r]:
             return False
         board, owner = ctx.board, ctx.owner
         if groups is not None:
             known = groups(ctx)
             if known is not None:
                 return tracker.joined(known, board, r)  # type: ignore[union-attr]
-        if through is None:  # the plain case, written out
-            stack = [s for s in goals[0] if owner[board[s]] == r]
-            seen = set(stack)
-            while stack:
-                for t in adjacency[stack.pop()]:
-                    if t not in seen and owner[board[t]] == r:
-                        seen.add(t)
-                        stack.append(t)
-            return all(not seen.isdisjoint(g) for g in goals[1:])
+            return any_chain(board, adjacency, masks[r], needed[r],
+                             lambda s: owner[board[s]] == r)
         saved = ctx.mover, ctx.site
         ctx.mover = r
         verdicts = kept(ctx) if kept is not None else None
@@ -76,122 +80,132 @@ def connected(env: Env, role: RoleExpr, *, regions: list[Region] | None = None,
         # the position when it can, else only for this test.
         judged = verdicts[r] if verdicts is not None else \
             bytearray([SiteVerdicts.UNKNOWN]) * len(board)
-
-        def judge(s: int) -> int:
-            ctx.site = s
-            judged[s] = verdict = 1 if through(ctx) else 0
-            return verdict
-
         unknown = SiteVerdicts.UNKNOWN
+
+        def counts(s: int) -> bool:
+            if owner[board[s]] != r:
+                return False
+            verdict = judged[s]
+            if verdict == unknown:
+                ctx.site = s
+                judged[s] = verdict = 1 if through(ctx) else 0
+            return bool(verdict)
+
         try:
-            stack = [s for s in goals[0] if owner[board[s]] == r
-                     and (judged[s] if judged[s] != unknown else judge(s))]
-            seen = set(stack)
-            while stack:
-                for t in adjacency[stack.pop()]:
-                    if t in seen or owner[board[t]] != r:
-                        continue
-                    if judged[t] if judged[t] != unknown else judge(t):
-                        seen.add(t)
-                        stack.append(t)
-            return all(not seen.isdisjoint(g) for g in goals[1:])
+            return any_chain(board, adjacency, masks[r], needed[r], counts)
         finally:
             ctx.mover, ctx.site = saved
     test.why = "a completed connection"  # type: ignore[attr-defined]
     return test
 
 
+def region_masks(regions: Sequence[Collection[int]], size: int) -> list[int]:
+    """For each site, the bit mask of the regions (by their place in the list) it is in."""
+    out = [0] * size
+    for k, region in enumerate(regions):
+        for site in region:
+            out[site] |= 1 << k
+    return out
+
+
+def any_chain(board: Sequence[int], adjacency: Sequence[Sequence[int]], masks: Sequence[int],
+              needed: int, counts: Callable[[int], bool]) -> bool:
+    """Is there one chain of sites that count (adjacent by the table) touching at least
+    `needed` of the regions whose bit masks `masks` gives per site? Each chain is searched
+    from a site in some region, once."""
+    seen: set[int] = set()
+    for start in range(len(board)):
+        if not masks[start] or start in seen or not counts(start):
+            continue
+        seen.add(start)
+        stack = [start]
+        touched = 0
+        while stack:
+            s = stack.pop()
+            touched |= masks[s]
+            for t in adjacency[s]:
+                if t not in seen and counts(t):
+                    seen.add(t)
+                    stack.append(t)
+        if touched.bit_count() >= needed:
+            return True
+    return False
+
+
 class Groups(Tracker):
     """Which of each role's pieces are connected (adjacency by the given table), kept by a
-    position and brought up to date as pieces are added; with a goal node per region, so that
-    "these regions are joined" is a question of two roots. A union-find per role; one is
-    dropped, to be built again, when a piece of that role leaves the board."""
+    position and brought up to date as pieces are added, with the regions each group touches
+    as a bit mask at its root, so that "one chain touches K regions" is known as soon as a
+    placement makes it so. A union-find per role; one is dropped, to be built again, when a
+    piece of that role leaves the board.
+
+    A role's data is [parent, touched, done]: the union-find parents by site, the regions
+    touched by each root's group, and whether some group touches enough of them."""
 
     def __init__(self, adjacency: Sequence[Sequence[int]], owner: tuple[int, ...],
-                 goals: Sequence[Sequence[Collection[int]]], size: int) -> None:
+                 masks: Sequence[Sequence[int]], needed: Sequence[int], size: int) -> None:
         self.adjacency = adjacency
         self.owner = owner
         self.size = size
-        # Per role: for each site, the goal nodes (size + k) of the regions containing it.
-        self.goal_nodes: list[list[tuple[int, ...]]] = []
-        self.goal_count = [len(g) for g in goals]
-        for regions in goals:
-            at: list[list[int]] = [[] for _ in range(size)]
-            for k, region in enumerate(regions):
-                for site in region:
-                    at[site].append(size + k)
-            self.goal_nodes.append([tuple(nodes) for nodes in at])
+        self.masks = masks
+        self.needed = needed
 
-    def build(self, board: list[int]) -> list[list[int] | None]:
-        return [self._build_role(board, r) for r in range(len(self.goal_nodes))]
+    def build(self, board: list[int]) -> list[list | None]:
+        return [self._build_role(board, r) for r in range(len(self.masks))]
 
-    def _build_role(self, board: list[int], r: int) -> list[int]:
-        parent = list(range(self.size + self.goal_count[r]))
+    def _build_role(self, board: list[int], r: int) -> list:
+        data: list = [list(range(self.size)), list(self.masks[r]), False]
         owner = self.owner
         for s, v in enumerate(board):
             if owner[v] == r:
-                self._join(parent, board, r, s)
-        return parent
+                self._add(data, board, r, s)
+        return data
 
-    def _join(self, parent: list[int], board: list[int], r: int, s: int) -> None:
-        """Union s with its neighbours holding r's pieces and with its goal nodes."""
+    def _add(self, data: list, board: list[int], r: int, site: int) -> None:
+        """Join a site holding r's piece to its neighbours' groups, adding up the regions
+        they touch at the root. _find is written out: this runs for every piece placed."""
+        parent, touched = data[0], data[1]
         owner = self.owner
-        root = _find(parent, s)
-        for t in self.adjacency[s]:
+        root = site
+        while parent[root] != root:
+            root = parent[root]
+        mask = touched[root]
+        for t in self.adjacency[site]:
             if owner[board[t]] == r:
-                other = _find(parent, t)
-                if other != root:
-                    parent[other] = root
-        for node in self.goal_nodes[r][s]:
-            other = _find(parent, node)
-            if other != root:
-                parent[other] = root
+                while parent[t] != t:
+                    parent[t] = parent[parent[t]]
+                    t = parent[t]
+                if t != root:
+                    parent[t] = root
+                    mask |= touched[t]
+        touched[root] = mask
+        if mask and mask.bit_count() >= self.needed[r]:
+            data[2] = True
 
-    def update(self, data: list[list[int] | None], board: list[int], site: int, old: int,
-               new: int) -> list[list[int] | None]:
+    def update(self, data: list[list | None], board: list[int], site: int, old: int,
+               new: int) -> list[list | None]:
         owner = self.owner
         was, now = owner[old], owner[new]
         if was == now:
             return data
         if was >= 0:
             data[was] = None  # a piece left: rebuild that role's when next asked for
-        parent = data[now] if now >= 0 else None
-        if parent is not None:
-            # The new piece's site is a root of its own (the role's structure is rebuilt
-            # whenever one of its pieces leaves): hang its neighbours' groups and its goal
-            # nodes under it. This is _join for a root, with _find written out: it runs for
-            # every piece placed, and calling them cost Hex's fast path about 4% (A/B).
-            for t in self.adjacency[site]:
-                if owner[board[t]] == now:
-                    while parent[t] != t:
-                        parent[t] = parent[parent[t]]
-                        t = parent[t]
-                    parent[t] = site
-            for t in self.goal_nodes[now][site]:
-                while parent[t] != t:
-                    parent[t] = parent[parent[t]]
-                    t = parent[t]
-                parent[t] = site
+        if now >= 0:
+            role_data = data[now]
+            if role_data is not None:
+                self._add(role_data, board, now, site)
         return data
 
-    def copy(self, data: list[list[int] | None]) -> list[list[int] | None]:
-        return [None if parent is None else list(parent) for parent in data]
+    def copy(self, data: list[list | None]) -> list[list | None]:
+        return [None if d is None else [list(d[0]), list(d[1]), d[2]] for d in data]
 
-    def joined(self, data: list[list[int] | None], board: list[int], r: int) -> bool:
-        """Do role r's pieces join all its regions? (`data` is this tracker's, for `board`.)"""
-        parent = data[r]
-        if parent is None:
-            parent = data[r] = self._build_role(board, r)
-        first = size = self.size
-        while parent[first] != first:  # _find written out: asked after every move
-            first = parent[first]
-        for goal in range(size + 1, size + self.goal_count[r]):
-            root = goal
-            while parent[root] != root:
-                root = parent[root]
-            if root != first:
-                return False
-        return True
+    def joined(self, data: list[list | None], board: list[int], r: int) -> bool:
+        """Does one group of role r's pieces touch enough of its regions? (`data` is this
+        tracker's, for `board`.)"""
+        role_data = data[r]
+        if role_data is None:
+            role_data = data[r] = self._build_role(board, r)
+        return bool(role_data[2])
 
 
 def _find(parent: list[int], x: int) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from stdlib.logic import site_table
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
-from stdlib.types import Cond, Direction, Region, RoleExpr, SiteExpr
+from stdlib.types import Cond, Corner, Direction, Region, Regions, RoleExpr, Side, SiteExpr
 
 
 def static(sites: Collection[int]) -> Region:
@@ -118,25 +118,63 @@ def sites_occupied(env: Env, role: RoleExpr | None = None) -> Region:
 
 
 @ludeme("sites Side")
-def sites_side(env: Env, side: Direction) -> Region:
-    """The sites along one side of the board: N, S, E, W on square boards and the rhombus,
-    N, S, NE, SE, SW, NW on a hexhex board. `Forward` is the side the mover advances towards.
+def sites_side(env: Env, side: Side, *, corners: bool = True) -> Region:
+    """The sites along one side of the board, named by the compass point it faces: N, S, E, W
+    on square boards and the Hex rhombus; N, S, NE, SE, SW, NW on a hexhex board; S, NW, NE on
+    a triangle. With corners:false, the side's corners (sites it shares with another side) are
+    left out. `Forward` is the side the mover advances towards, `Backward` the one behind.
 
-    (sites Side N)"""
+    (sites Side NE corners:false)"""
     topo = env.topology
+    corner_sites = topo.corners() if not corners else frozenset()
     if side in ("Forward", "Backward"):
         table = []
         for f in env.forward:
             if f is None:
                 env.error(f"(sites Side {side}) needs every player to declare forward:")
                 return static(())
-            table.append(topo.sides.get(f if side == "Forward" else _opposite(f), frozenset()))
+            chosen = f if side == "Forward" else _opposite(f)
+            table.append(topo.sides.get(chosen, frozenset()) - corner_sites)
         frozen = [tuple(sorted(s)) for s in table]
         return lambda ctx: frozen[ctx.mover]
     if side not in topo.sides:
         env.error(f"this board has no side {side} (its sides: {', '.join(topo.sides)})")
         return static(())
-    return static(topo.sides[side])
+    return static(topo.sides[side] - corner_sites)
+
+
+@ludeme("sites Corner")
+def sites_corner(env: Env, corner: Corner) -> Region:
+    """One corner of the board, named by the compass point it faces: NE, NW, SW, SE on square
+    boards and the Hex rhombus; E, NE, NW, W, SW, SE on a hexhex board; N, SW, SE on a
+    triangle.
+
+    (sites Corner NE)"""
+    named = env.topology.named_corners()
+    if corner not in named:
+        env.error(f"this board has no corner {corner} "
+                  f"(its corners: {', '.join(named) or 'none'})")
+        return static(())
+    return static((named[corner],))
+
+
+@ludeme("regions Sides")
+def regions_sides(env: Env, *, corners: bool = True) -> Regions:
+    """Every side of the board, each its own region (for a chain that must touch several of
+    them: see connected's at-least:). With corners:false, corners belong to no side.
+
+    (connected Mover regions:(regions Sides corners:false) at-least:3)"""
+    topo = env.topology
+    cut = topo.corners() if not corners else frozenset()
+    return [static(topo.sides[side] - cut) for side in topo.sides]
+
+
+@ludeme("regions Corners")
+def regions_corners(env: Env) -> Regions:
+    """Every corner of the board, each its own region.
+
+    (connected Mover regions:(regions Corners) at-least:2)"""
+    return [static((s,)) for s in sorted(env.topology.corners())]
 
 
 def _opposite(d: str) -> str:

@@ -11,7 +11,7 @@ from dsl import types as t
 from stdlib.boards import Board
 from stdlib.registry import ludeme
 from stdlib.runtime import NEUTRAL, Ctx, Env
-from stdlib.types import Annotated, Cond, Direction, Region, ResultExpr, RoleExpr
+from stdlib.types import Annotated, Cond, Direction, Region, ResultExpr, RoleExpr, Side
 
 Section = Annotated[object, t.SECTION]
 PlayerT = Annotated["PlayerDecl", t.PLAYER]
@@ -127,7 +127,7 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
-           sides: list[Direction] | None = None, supply: int = 0, on: str = "") -> PlayerT:
+           sides: list[Side] | None = None, supply: int = 0, on: str = "") -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from dsl import types as t
 
 __all__ = ["Annotated", "Cond", "IntExpr", "Region", "SiteExpr", "RoleExpr", "RolesExpr",
-           "Direction", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern",
+           "Direction", "Side", "Corner", "Regions", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern",
            "Relation", "Link"]
 
 Ctx = Any  # stdlib.runtime.Ctx; Any here to keep this module import-light
@@ -21,6 +21,9 @@ SiteExpr = Annotated[Callable[[Ctx], int], t.SITE]
 RoleExpr = Annotated[Callable[[Ctx], int], t.ROLE]
 RolesExpr = Annotated[Callable[[Ctx], tuple[int, ...]], t.ROLES]
 Direction = Annotated[str, t.DIRECTION]
+Side = Annotated[str, t.SIDE]
+Corner = Annotated[str, t.CORNER]
+Regions = Annotated[list[Callable[[Ctx], Collection[int]]], t.REGIONS]
 CellKind = Annotated[str, t.CELL]
 Moves = Annotated[Callable[[Ctx], Sequence[Any]], t.MOVES]
 Effect = Annotated[Callable[[Ctx], None], t.EFFECT]
