@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import networkx as nx
+
 from dsl.expand import Expansion
 from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
+from stdlib.boards import public_graph
 from stdlib.runtime import EMPTY, Ctx, Env, Move
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
@@ -165,6 +169,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
+
+    @functools.cached_property
+    def graph(self) -> nx.Graph:
+        """The board as a networkx graph: one node per site, named by the site's name (with its
+        `row`, `col` and `x`, `y` coordinates), one edge per adjacency (with `directions`, for
+        each end the direction leaving it along the edge, e.g. {"a1": "NE", "b2": "SW"}, and
+        `diagonal`, True for a square board's diagonal neighbours); `graph.graph["sides"]` maps
+        each side to its sites. Made for the user: changing it changes nothing in play."""
+        return public_graph(self.env.topology.graph)
 
     def _start_board(self, start: StartSection | None) -> list[int]:
         board = [EMPTY] * len(self.sites)

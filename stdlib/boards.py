@@ -196,16 +196,18 @@ def compass_point(dx: float, dy: float) -> str:
 def public_graph(graph: nx.DiGraph) -> nx.Graph:
     """The board as users see it: an undirected networkx graph with one node per site, named by
     the site's name, and one edge per adjacency. Nodes keep `row`, `col`, `x` and `y`; an edge
-    keeps `direction` (from its first site to its second as networkx lists it) and `diagonal`
-    (True for a square board's diagonal neighbours, which touch only at a corner)."""
+    keeps `directions` (for each of its two sites, the direction leaving it along the edge) and
+    `diagonal` (True for a square board's diagonal neighbours, which touch only at a corner)."""
     g = nx.Graph(board=graph.graph.get("board", "square"))
-    for node, data in graph.nodes(data=True):
+    for _, data in graph.nodes(data=True):
         g.add_node(data["name"], row=data["row"], col=data["col"], x=data["x"], y=data["y"])
     square = graph.graph.get("board", "square") != "hex"
     for u, v, d in graph.edges(data="direction"):
         a, b = graph.nodes[u]["name"], graph.nodes[v]["name"]
-        if not g.has_edge(a, b):
-            g.add_edge(a, b, direction=d, diagonal=square and len(d) == 2)
+        if g.has_edge(a, b):
+            g.edges[a, b]["directions"][a] = d
+        else:
+            g.add_edge(a, b, directions={a: d}, diagonal=square and len(d) == 2)
     g.graph["sides"] = {k: [graph.nodes[n]["name"] for n in v]
                         for k, v in graph.graph.get("sides", {}).items()}
     return g

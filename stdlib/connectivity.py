@@ -88,7 +88,7 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
             verdict = judged[s]
             if verdict == unknown:
                 ctx.site = s
-                judged[s] = verdict = 1 if through(ctx) else 0
+                judged[s] = verdict = 1 if through(ctx) else 0  # type: ignore[misc]
             return bool(verdict)
 
         try:
@@ -357,4 +357,84 @@ def has_link(site: SiteExpr, *links: Link) -> Cond:
         reads = reads_of(*(lk.relation for lk in chain))
         if reads is not None:
             return with_reads(test, lambda s: reads(s) | {s})
+    return test
+
+
+@ludeme("ring")
+def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
+    """True when `role`'s pieces form a ring: a closed chain (each piece adjacent to the next by
+    the `by:` relation) around at least one site, whatever that site holds — empty, an enemy
+    piece or one of the role's own. A ring may run along the edge of the board, but the sites
+    it surrounds cannot reach the edge. After a move, only rings through the sites it changed
+    are looked for (a ring the position already had would have been seen then).
+
+    (if (ring Mover) (win Mover))"""
+    topo = env.topology
+    chain_dirs = env.absolute_dirs(by)
+    chain = topo.neighbours(chain_dirs)
+    # The sites a ring surrounds are cut off from the edge by steps of the dual relation: on
+    # a square board a ring of orthogonal steps is crossed diagonally, a ring with diagonal
+    # steps only orthogonally; on hex boards both are the six neighbours.
+    if topo.diagonal_dirs():
+        orthogonal = set(topo.orthogonal_dirs())
+        dual = (topo.orthogonal_dirs() + topo.diagonal_dirs()
+                if set(chain_dirs) <= orthogonal else topo.orthogonal_dirs())
+    else:
+        dual = topo.orthogonal_dirs()
+    escape = topo.neighbours(dual)
+    full = max((len(n) for n in escape), default=0)
+    edge = [len(n) < full for n in escape]
+    is_mover = getattr(role, "is_mover", False)
+
+    def surrounded(board: Sequence[int], owner: Sequence[int], r: int, start: int,
+                   escaped: set[int]) -> bool:
+        """Is `start` (not r's) cut off from the edge by r's pieces? Sites found to reach the
+        edge are added to `escaped`."""
+        seen = {start}
+        stack = [start]
+        while stack:
+            s = stack.pop()
+            if edge[s] or s in escaped:
+                escaped.update(seen)
+                return False
+            for t in escape[s]:
+                if t not in seen and owner[board[t]] != r:
+                    seen.add(t)
+                    stack.append(t)
+        return True
+
+    def walled(board: Sequence[int], owner: Sequence[int], r: int, v: int) -> bool:
+        """Is v an inner site whose every neighbour (by the dual relation) holds r's piece?"""
+        return not edge[v] and all(owner[board[t]] == r for t in escape[v])
+
+    def through_site(board: Sequence[int], owner: Sequence[int], r: int, s: int) -> bool:
+        """Does a ring of r's pieces pass through s (which holds r's piece)?"""
+        if sum(1 for t in chain[s] if owner[board[t]] == r) < 2:
+            return False
+        escaped: set[int] = set()
+        for t in escape[s]:
+            if owner[board[t]] == r:
+                if walled(board, owner, r, t):
+                    return True
+            elif surrounded(board, owner, r, t, escaped):
+                return True
+        return walled(board, owner, r, s)
+
+    def anywhere(board: Sequence[int], owner: Sequence[int], r: int) -> bool:
+        escaped: set[int] = set()
+        for s in range(len(board)):
+            if owner[board[s]] == r:
+                if walled(board, owner, r, s):
+                    return True
+            elif s not in escaped and surrounded(board, owner, r, s, escaped):
+                return True
+        return False
+
+    def test(ctx: Ctx) -> bool:
+        r = ctx.mover if is_mover else role(ctx)
+        board, owner = ctx.board, ctx.owner
+        if ctx.last is None:
+            return anywhere(board, owner, r)
+        return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in ctx.last)
+    test.why = "a ring"  # type: ignore[attr-defined]
     return test

@@ -21,11 +21,13 @@ def _axes(env: Env) -> list[tuple[str, str]]:
 
 @ludeme("line")
 def line(env: Env, length: int, *, role: RoleExpr | None = None,
-         directions: Direction = "All") -> Cond:
+         directions: Direction = "All", exact: bool = False) -> Cond:
     """True when `role` (by default the mover) has `length` or more pieces in a row along one
-    of the board's lines (all directions, or only the given ones).
+    of the board's lines (all directions, or only the given ones); with exact:true, exactly
+    `length` — a longer row (an overline) does not count. After a move, only rows through the
+    sites it changed are looked at.
 
-    (if (line 4) (win Mover))"""
+    (if (line 5 exact:true) (win Mover))"""
     allowed = set(env.absolute_dirs(directions))
     axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
     steps = env.topology.step
@@ -44,11 +46,11 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
                     while t != -1 and owner[board[t]] == r:
                         n += 1
                         t = steps[d][t]
-                if n >= length:
+                if n == length or (n > length and not exact):
                     return True
         return False
-    test.why = f"{length} in a row"  # type: ignore[attr-defined]
-    test.why_not = f"not {length} in a row"  # type: ignore[attr-defined]
+    test.why = f"{'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
+    test.why_not = f"not {'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
     return test
 
 
