@@ -53,7 +53,7 @@ def _add_edges(g: nx.DiGraph, offsets: dict[str, tuple[int, int]],
 def rectangle(columns: int, rows: int) -> Board:
     """A rectangle of square cells, `columns` wide and `rows` high. Sites are named like chess
     squares: column letter, then row number, `a1` bottom-left. Directions N, NE, E, SE, S, SW,
-    W, NW; sides N, S, E, W.
+    W, NW; sides N, S, E, W; corners NE, NW, SW, SE.
 
     (board (rectangle 7 6))"""
     if columns < 1 or rows < 1:
@@ -123,7 +123,7 @@ def hex_rhombus(size: int) -> Board:
     (r-1, c), (r-1, c+1), (r+1, c-1) and (r+1, c). Sites are named by column letter within the
     row and row number counted from the bottom (`a1` is the bottom-left cell). Directions E, W,
     NE, NW, SE, SW; sides N and S (top and bottom rows), W and E (first and last cells of the
-    rows).
+    rows); corners NW, NE, SW, SE.
 
     (board (hex-rhombus 11))"""
     if size < 1:
@@ -145,7 +145,8 @@ def hexhex(size: int) -> Board:
     horizontal rows of size, size+1, ..., 2*size-1, ..., size cells. Sites are named by column
     letter within the row and row number counted from the bottom: `a1` is the left end of the
     bottom row, the centre of a side-6 board is `f6`. Directions E, W, NE, NW, SE, SW; sides N,
-    S (top and bottom rows), NE, SE, SW, NW (the slanted sides).
+    S (top and bottom rows), NE, SE, SW, NW (the slanted sides); corners E, NE, NW, W, SW, SE
+    (each on two sides).
 
     (board (hexhex 6))"""
     if size < 1:
