@@ -15,9 +15,13 @@ from dataclasses import dataclass, field, replace
 
 from dsl.ast import Bool, Broken, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
 from dsl.errors import Diagnostic, RuleError
+from dsl.parser import MAX_NESTING, nesting_message
 from dsl.suggest import closest
 
-MAX_DEPTH = 40
+MAX_DEPTH = 40  # defines expanded one inside another
+# The most nodes (forms, lists and values) a game may expand to: the shipped games expand to a
+# few hundred; checking and compiling 50,000 takes a few seconds.
+MAX_NODES = 50_000
 
 
 @dataclass(frozen=True)
@@ -136,17 +140,102 @@ def _highest_param(node: Node) -> int:
     return 0
 
 
+def _children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, Form):
+        return (*node.args, *(k.value for k in node.kwargs))
+    if isinstance(node, ListNode):
+        return node.items
+    return ()
+
+
+def measure(root: Node) -> tuple[int, int]:
+    """(height, size) of an expanded node: how many forms and lists deep it is, and how many
+    nodes its tree has, a subtree used in several places (a define's argument) counted at
+    each. Without recursion, and visiting each shared subtree once."""
+    memo: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        n, ready = stack.pop()
+        if id(n) in memo:
+            continue
+        kids = _children(n)
+        if kids and not ready:
+            stack.append((n, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+            continue
+        measured = [memo[id(k)] for k in kids]
+        height = 1 + max((h for h, _ in measured), default=0) if isinstance(
+            n, Form | ListNode) else 0
+        memo[id(n)] = (height, 1 + sum(size for _, size in measured))
+    return memo[id(root)]
+
+
 class _Expander:
+    """Expands a game form. It keeps the result within MAX_NESTING levels (counting a define
+    call as a level, so that its own recursion is bounded too) and MAX_NODES nodes (defines
+    that use their arguments or each other several times multiply them), reporting where a
+    limit is crossed."""
+
     def __init__(self, defines: dict[str, Define], options: dict[str, object]) -> None:
         self.defines = defines
         self.options = options
         self.errors: list[Diagnostic] = []
         self.used_defines: set[str] = set()
         self.used_options: set[str] = set()
+        self.level = 0  # forms, lists and define calls being expanded, one inside another
+        self.produced = 0  # nodes made so far (an argument counted each time it is put in)
+        self.exhausted = False  # over MAX_NODES: reported once, the rest left unexpanded
+        self.measures: dict[int, tuple[tuple[int, int], ...]] = {}  # id(call args) -> each's
+
+    def spend(self, nodes: int, span: Span) -> bool:
+        """Count `nodes` more nodes made; False (reported once) when that is over MAX_NODES."""
+        self.produced += nodes
+        if self.produced > MAX_NODES:
+            self.exhausted = True
+            self.errors.append(Diagnostic(span, f"the game grows to more than {MAX_NODES} "
+                                          "forms and values when its defines are expanded "
+                                          "(here, in the define calls noted); a define that "
+                                          "uses its arguments or other defines several times "
+                                          "multiplies them"))
+            return False
+        return True
 
     def node(self, n: Node, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
              depth: int) -> Node:
         span = n.span if via is None else replace(n.span, via=via)
+        if self.exhausted or not self.spend(1, span):
+            return Broken(span)
+        if isinstance(n, Param) and n.name.isdigit() and args is not None and \
+                1 <= int(n.name) <= len(args):
+            return self.argument(int(n.name) - 1, args, span)
+        if isinstance(n, Form | ListNode):
+            if self.level >= MAX_NESTING:
+                what = f"with defines expanded, this opens level {MAX_NESTING + 1} (a define " \
+                    "call counts as a level)"
+                self.errors.append(Diagnostic(span, nesting_message(what)))
+                return Broken(span)
+            self.level += 1
+            try:
+                return self.nested(n, span, args, via, depth)
+            finally:
+                self.level -= 1
+        return self.value(n, span, args, via)
+
+    def argument(self, i: int, args: tuple[Node, ...], span: Span) -> Node:
+        """The expanded argument i of the define call being expanded, put in for #(i+1)."""
+        height, size = self.measures[id(args)][i]
+        if self.level + height > MAX_NESTING:
+            what = f"with defines expanded, the argument given for #{i + 1} here reaches " \
+                f"past level {MAX_NESTING}"
+            self.errors.append(Diagnostic(span, nesting_message(what)))
+            return Broken(span)
+        if not self.spend(size - 1, span):
+            return Broken(span)
+        return args[i]
+
+    def value(self, n: Node, span: Span, args: tuple[Node, ...] | None,
+              via: tuple[str, Span] | None) -> Node:
+        """A node that is neither a form nor a list, expanded: a #parameter is replaced."""
         if isinstance(n, Param):
             if n.name.isdigit():
                 k = int(n.name)
@@ -155,16 +244,21 @@ class _Expander:
                         Diagnostic(n.span, f"#{k} is a define parameter, used outside a define")
                     )
                     return Broken(span)
-                if not 1 <= k <= len(args):
-                    self.errors.append(Diagnostic(n.span, f"#{k} has no argument"))
-                    return Broken(span)
-                return args[k - 1]
+                self.errors.append(Diagnostic(n.span, f"#{k} has no argument"))
+                return Broken(span)
             if n.name in self.options:
                 self.used_options.add(n.name)
                 return _literal(self.options[n.name], span)
             hint = _did_you_mean(n.name, self.options)
             self.errors.append(Diagnostic(n.span, f"unknown option #{n.name}{hint}"))
             return Broken(span)
+        if via is None:
+            return n
+        return replace(n, span=span)
+
+    def nested(self, n: Form | ListNode, span: Span, args: tuple[Node, ...] | None,
+               via: tuple[str, Span] | None, depth: int) -> Node:
+        """A form or a list, expanded."""
         if isinstance(n, Form):
             if n.is_call:
                 return self.call(n, args, via, depth)
@@ -182,14 +276,10 @@ class _Expander:
                 is_call=False,
                 head_span=n.head_span if via is None else replace(n.head_span, via=via),
             )
-        if isinstance(n, ListNode):
-            items: list[Node] = []
-            for item in n.items:
-                items.append(self.node(item, args, via, depth))
-            return ListNode(span, items=tuple(items))
-        if via is None:
-            return n
-        return replace(n, span=span)
+        items: list[Node] = []
+        for item in n.items:
+            items.append(self.node(item, args, via, depth))
+        return ListNode(span, items=tuple(items))
 
     def match(self, n: Form, args: tuple[Node, ...] | None, via: tuple[str, Span] | None,
               depth: int) -> Node:
@@ -259,7 +349,12 @@ class _Expander:
             )
             return Broken(call_span)
         self.used_defines.add(n.head)
-        body = self.node(d.body, call_args, (n.head, call_span), depth + 1)
+        key = id(call_args)  # (the empty tuple is shared, but no #k looks it up)
+        self.measures[key] = tuple(measure(a) for a in call_args)
+        try:
+            body = self.node(d.body, call_args, (n.head, call_span), depth + 1)
+        finally:
+            self.measures.pop(key, None)
         if isinstance(body, Form) and not body.define:
             body = replace(body, define=n.head)
         return body

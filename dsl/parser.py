@@ -108,8 +108,21 @@ class _ToAst(Transformer[Token, list[Node]]):
         return Param(self._span(children[0]), name=str(children[0])[1:])
 
 
+# How deep forms and lists may nest (the shipped games nest about ten deep). Every pass over a
+# game (building the AST, expanding defines, checking, compiling, and the compiled rules when
+# they run) recurses once per level, so a limit keeps a pathological file from exhausting the
+# interpreter's stack: it is reported where it is crossed, like any other mistake.
+MAX_NESTING = 100
+
+
+def nesting_message(what: str) -> str:
+    """The message for a place crossing the nesting limit; `what` says how it crosses it."""
+    return (f"too deeply nested: {what}; forms and lists may be nested at most {MAX_NESTING} "
+            "levels deep")
+
+
 def _bracket_errors(text: str, path: str) -> list[Diagnostic]:
-    """Unbalanced brackets, found by a scan that skips strings and comments.
+    """Unbalanced or too deeply nested brackets, found by a scan that skips strings and comments.
 
     Lark would report these at the end of the file; a person wants to see the bracket itself."""
     stack: list[tuple[str, int, int]] = []
@@ -137,6 +150,9 @@ def _bracket_errors(text: str, path: str) -> list[Diagnostic]:
             continue
         if ch in "({":
             stack.append((ch, line, col))
+            if len(stack) > MAX_NESTING:
+                what = f"this '{ch}' opens level {MAX_NESTING + 1}"
+                return [Diagnostic(Span(path, line, col, line, col + 1), nesting_message(what))]
         elif ch in ")}":
             if stack and stack[-1][0] == pairs[ch]:
                 stack.pop()

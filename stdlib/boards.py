@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from dsl.types import BOARD
+from stdlib.budget import check_board
 from stdlib.registry import ludeme
 from stdlib.types import Annotated
 
@@ -58,7 +59,8 @@ def rectangle(columns: int, rows: int) -> Board:
     (board (rectangle 7 6))"""
     if columns < 1 or rows < 1:
         raise ValueError("a rectangle needs at least one row and one column")
-    g = nx.DiGraph(board="square", columns=columns, rows=rows)
+    check_board(f"(rectangle {columns} {rows})", columns * rows, max(columns, rows))
+    g = nx.DiGraph(board="square", columns=columns, rows=rows, directions=tuple(SQUARE_DIRS))
     key: dict[tuple[int, int], tuple[int, int]] = {}
     for r in range(rows):  # r counts from the top
         y = rows - 1 - r
@@ -82,6 +84,8 @@ def square(size: int) -> Board:
     """An n x n board of square cells (see rectangle).
 
     (board (square 8))"""
+    if size >= 1:
+        check_board(f"(square {size})", size * size, size)
     return rectangle(size, size)
 
 
@@ -94,7 +98,7 @@ HEX_DIRS = {"E": (1, 0), "W": (-1, 0), "NE": (0, 1), "NW": (-1, 1), "SE": (1, -1
 
 def _hex_graph(cells: list[tuple[int, int]], shape: str) -> nx.DiGraph:
     """A hex-cell graph over axial cells (i, j), j the row counted upward."""
-    g = nx.DiGraph(board=shape)
+    g = nx.DiGraph(board=shape, directions=tuple(HEX_DIRS))
     rows = sorted({j for _, j in cells}, reverse=True)
     key: dict[tuple[int, int], tuple[int, int]] = {}
     for r, j in enumerate(rows):
@@ -128,6 +132,7 @@ def hex_rhombus(size: int) -> Board:
     (board (hex-rhombus 11))"""
     if size < 1:
         raise ValueError("a rhombus needs a size of at least 1")
+    check_board(f"(hex-rhombus {size})", size * size, size)
     # Row r from the top is j = size-1-r upward; axial i = c + r puts each row half a cell
     # right of the row above it (x = i + j/2), as the drawing wants.
     cells = [(c + r, size - 1 - r) for r in range(size) for c in range(size)]
@@ -151,6 +156,7 @@ def hexhex(size: int) -> Board:
     (board (hexhex 6))"""
     if size < 1:
         raise ValueError("a hexhex board needs a size of at least 1")
+    check_board(f"(hexhex {size})", 3 * size * (size - 1) + 1, 2 * size - 1)
     n = size - 1
     cells = [(i, j) for j in range(-n, n + 1) for i in range(-n, n + 1) if -n <= i + j <= n]
     g = _hex_graph(cells, "hex")
@@ -174,6 +180,7 @@ def hex_triangle(size: int) -> Board:
     (board (hex-triangle 9))"""
     if size < 1:
         raise ValueError("a triangle needs a size of at least 1")
+    check_board(f"(hex-triangle {size})", size * (size + 1) // 2, size)
     cells = [(i, j) for j in range(size) for i in range(size - j)]
     g = _hex_graph(cells, "hex")
     g.graph["sides"] = _sides_missing(g, {"S": ("SE", "SW"), "NW": ("W", "NW"),
@@ -242,7 +249,8 @@ class Topology:
         nodes = sorted(graph.nodes, key=lambda n: (graph.nodes[n]["row"], graph.nodes[n]["col"]))
         num = {node: i for i, node in enumerate(nodes)}
         names = tuple(graph.nodes[n]["name"] for n in nodes)
-        dirs: list[str] = []
+        # The lattice's directions, whether or not a small board has a step in each.
+        dirs: list[str] = list(graph.graph.get("directions", ()))
         for _, _, d in graph.edges(data="direction"):
             if d not in dirs:
                 dirs.append(d)
@@ -301,16 +309,16 @@ class Topology:
         )
 
     def perimeter(self) -> frozenset[int]:
-        """Sites with fewer neighbours than the board's inner sites."""
-        adj = self.neighbours(self.orthogonal_dirs() if self.shape == "hex" else self.directions)
-        full = max((len(a) for a in adj), default=0)
-        return frozenset(s for s in range(self.size) if len(adj[s]) < full)
+        """Sites missing a neighbour in some direction of the lattice: those on the edge."""
+        dirs = self.orthogonal_dirs() if self.shape == "hex" else self.directions
+        adj = self.neighbours(dirs)
+        return frozenset(s for s in range(self.size) if len(adj[s]) < len(dirs))
 
     def centre(self) -> frozenset[int]:
-        """The sites nearest the centre of the board's bounding box."""
-        xs = [p[0] for p in self.xy]
-        ys = [p[1] for p in self.xy]
-        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        """The sites nearest the board's centre of mass (on a board symmetric about a point,
+        that point; on a triangle, the point equally far from its three sides)."""
+        cx = sum(p[0] for p in self.xy) / self.size
+        cy = sum(p[1] for p in self.xy) / self.size
         dist = [round((x - cx) ** 2 + (y - cy) ** 2, 6) for x, y in self.xy]
         best = min(dist)
         return frozenset(s for s in range(self.size) if dist[s] == best)

@@ -382,8 +382,7 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
     else:
         dual = topo.orthogonal_dirs()
     escape = topo.neighbours(dual)
-    full = max((len(n) for n in escape), default=0)
-    edge = [len(n) < full for n in escape]
+    edge = [len(n) < len(dual) for n in escape]  # a step off the board is possible
     is_mover = getattr(role, "is_mover", False)
 
     def surrounded(board: Sequence[int], owner: Sequence[int], r: int, start: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 
+from stdlib.budget import MAX_GROUPS, Budget
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Chain, Ctx, Env, Listed, Move, Placements, Tracker, pass_move
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
@@ -299,15 +300,19 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 @ludeme("drop")
 def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
          unless: Cond | None = None) -> Moves:
-    """Placement under gravity: the mover's piece falls in `direction` and comes to rest on
-    the last empty site before an occupied site or the board's edge. The move is written as
-    its landing site.
+    """Placement under gravity: the mover's piece enters at the board's edge opposite
+    `direction`, falls in `direction` and comes to rest on the last empty site before an
+    occupied site or the board's edge. The move is written as its landing site.
 
     (drop S)"""
+    from stdlib.boards import OPPOSITE
+
     (d,) = env.absolute_dirs(direction)[:1] or ("",)
     if not d:
         return lambda ctx: []
     below = env.topology.step[d]
+    # The sites a falling piece passes before it lands on each site: they must be empty.
+    above = env.topology.rays.get(OPPOSITE.get(d, ""), ((),) * env.topology.size)
     names = env.names
     value_of = piece_value(env, None)
     no_piece = env.no_piece
@@ -320,7 +325,11 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
             if v != EMPTY or s in no_piece:
                 continue
             if below[s] == -1 or board[below[s]] != EMPTY:
-                landing.append(s)
+                if all(board[t] == EMPTY for t in above[s]):
+                    landing.append(s)
+                elif ctx.explain is not None:
+                    ctx.explain.setdefault(("place", (s,)), "a piece cannot fall past "
+                                           "the pieces above it")
             elif ctx.explain is not None:
                 rest = below[s]
                 while below[rest] != -1 and board[below[rest]] == EMPTY:
@@ -448,8 +457,10 @@ def any_of(*alternatives: Moves) -> Moves:
     return generate
 
 
-def connected_groups(env: Env, size: int, dirs: tuple[str, ...]) -> list[tuple[int, ...]]:
-    """Every connected set of `size` sites (by the directions), each as a sorted tuple."""
+def connected_groups(env: Env, size: int, dirs: tuple[str, ...],
+                     budget: Budget | None = None) -> list[tuple[int, ...]]:
+    """Every connected set of `size` sites (by the directions), each as a sorted tuple. Each
+    group found (of every size up to `size`) is spent from `budget`, if one is given."""
     adjacency = env.topology.neighbours(dirs)
     groups: set[tuple[int, ...]] = {(s,) for s in range(env.topology.size)}
     for _ in range(size - 1):
@@ -459,6 +470,10 @@ def connected_groups(env: Env, size: int, dirs: tuple[str, ...]) -> list[tuple[i
                 for t in adjacency[s]:
                     if t not in g:
                         grown.add(tuple(sorted((*g, t))))
+            if budget is not None:
+                budget.check(budget.used + len(grown))
+        if budget is not None:
+            budget.spend(len(grown))
         groups = grown
     return sorted(groups)
 
@@ -528,7 +543,9 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
     if size < 1:
         env.error("place-group needs a size of at least 1")
         return lambda ctx: []
-    groups = connected_groups(env, size, env.absolute_dirs(by))
+    budget = Budget(MAX_GROUPS, f"(place-group {size} ...)", "enumerate", "groups",
+                    "use a smaller group size or board")
+    groups = connected_groups(env, size, env.absolute_dirs(by), budget)
     target = cell_test(env, onto)
     names = env.names
     no_piece = env.no_piece
@@ -611,20 +628,25 @@ def exchange(env: Env, directions: Direction = "Adjacent", *, within: Pattern | 
     for d in env.absolute_dirs(directions):
         for s in range(env.topology.size):
             t = steps[d][s]
-            if t != -1 and s < t:
-                pairs.append((s, t))
-    pairs.sort()
+            if t != -1:
+                pairs.append((min(s, t), max(s, t)))
+    pairs = sorted(set(pairs))
     per_pair: dict[tuple[int, int], list[Window]] = {}
     # The pairs inside each window (by its sorted sites), and where the pattern stands now.
     per_window: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     standing = None
     if within is not None:
+        # Each window's pairs, found from its sites' partners (not by trying every pair of the
+        # board against every window, which takes minutes on a large board).
+        partners: dict[int, list[int]] = {}
+        for a, b in pairs:
+            partners.setdefault(a, []).append(b)
         for w in windows(env, within):
             sites = set(w.sites)
-            for a, b in pairs:
-                if a in sites and b in sites:
-                    per_pair.setdefault((a, b), []).append(w)
-                    per_window.setdefault(w.sites, []).append((a, b))
+            inside = sorted((a, b) for a in w.sites for b in partners.get(a, ()) if b in sites)
+            for pair in inside:
+                per_pair.setdefault(pair, []).append(w)
+                per_window.setdefault(w.sites, []).append(pair)
         pairs = [p for p in pairs if p in per_pair]
         standing = standing_windows(env, (within,))
     names = env.names
@@ -663,6 +685,7 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
 
     (walk through:(not (is Enemy Site)) to:(holds Site "Tile"))"""
     adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    no_piece = env.no_piece  # a piece walks by standing on each site: never on these
 
     def generate(ctx: Ctx) -> list[Move]:
         from stdlib.logic import site_verdicts
@@ -672,6 +695,9 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
         # The sites where through: holds fall into connected areas; a piece can reach the
         # areas next to it. Each area is traced once.
         passes, ends = site_verdicts(ctx, through), site_verdicts(ctx, to)
+        if no_piece:
+            passes = [p and s not in no_piece for s, p in enumerate(passes)]
+            ends = [e and s not in no_piece for s, e in enumerate(ends)]
         area = [-1] * len(board)  # passable site -> its area's number (-1: not yet traced)
         members: list[list[int]] = []  # area -> its sites where to: holds
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from dsl import types as t
 from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
+from stdlib.budget import MAX_PATTERN_CELLS, MAX_PATTERN_INDEX, Budget
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -79,6 +80,13 @@ class Window:
         self.sites = tuple(sorted(s for s, _ in cells))
 
 
+def pattern_budget(spec: PatternSpec) -> Budget:
+    """The budget of cells looked at while placing the pattern on the board (each orientation
+    at each site): patterns with many cells on large boards are refused when they compile."""
+    return Budget(MAX_PATTERN_CELLS, f'pattern "{spec.name}" ({len(spec.cells)} cells)',
+                  "examine", "board cells placing it", "use a smaller pattern or board")
+
+
 def _transforms(shape: str) -> list[tuple[float, bool]]:
     """(rotation angle, mirrored) pairs of the board's symmetry group."""
     step = 60 if shape == "hex" else 90
@@ -105,6 +113,7 @@ def _windows(env: Env, spec: PatternSpec) -> list[Window]:
     at = {(round(x, 3), round(y, 3)): s for s, (x, y) in enumerate(topo.xy)}
     seen: set[frozenset[tuple[int, str]]] = set()
     out: list[Window] = []
+    budget = pattern_budget(spec)
     for angle, mirrored in _transforms(topo.shape):
         cos, sin = math.cos(angle), math.sin(angle)
         shape = []
@@ -119,7 +128,8 @@ def _windows(env: Env, spec: PatternSpec) -> list[Window]:
                 if site is None:
                     break
                 window.append((site, sym))
-            else:
+            budget.spend(len(window) + 1)
+            if len(window) == len(shape):
                 key = frozenset(window)
                 swapped = frozenset((s, {"X": "O", "O": "X"}.get(c, c)) for s, c in window)
                 if key not in seen and swapped not in seen:
@@ -155,6 +165,15 @@ def matches(w: Window, board: list[int], owner: tuple[int, ...]) -> bool:
     return True
 
 
+def index_budget(patterns: tuple[PatternSpec, ...], found: list[list[Window]]) -> None:
+    """Indexing windows by site costs, per window, its size for each of its sites: refuse
+    patterns so large that it would take minutes (a window of n cells costs n * n)."""
+    names = " and ".join(f'"{spec.name}"' for spec in patterns)
+    budget = Budget(MAX_PATTERN_INDEX, f"(forms ...) with pattern {names}", "index",
+                    "cells of placements by site", "use a smaller pattern or board")
+    budget.check(sum(len(w.sites) ** 2 for ws in found for w in ws))
+
+
 @ludeme("forms")
 def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     """True when one of the patterns stands on the board in a window that contains a site the
@@ -170,6 +189,7 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     if_coloured: list[list[tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...],
                                  tuple[int, ...]]]] = [[] for _ in range(size)]
     if_piece: list[list[tuple[str, Window]]] = [[] for _ in range(size)]
+    index_budget(patterns, [windows(env, spec) for spec in patterns])
     for spec in patterns:
         for w in windows(env, spec):
             for site in w.sites:
@@ -283,11 +303,19 @@ def lattice_shapes(env: Env, patterns: tuple[PatternSpec, ...]) -> list[Shape] |
             low = min(b for b, _ in cells)
             shapes.add(tuple(sorted((b - low, sym) for b, sym in cells)))
     site_of = lattice.site_of
+    names = " and ".join(f'"{spec.name}"' for spec in patterns)
+    budget = Budget(MAX_PATTERN_CELLS, f"the bit-mask shapes of pattern {names}", "examine",
+                    "board cells", "use a smaller pattern or board")
     for shape in shapes:
         for anchor in site_of:
-            covered = [anchor + offset for offset, _ in shape]
-            if all(b in site_of for b in covered) and \
-                    frozenset(site_of[b] for b in covered) not in actual:
+            covered: list[int] = []
+            for offset, _ in shape:
+                site = site_of.get(anchor + offset)
+                if site is None:
+                    break
+                covered.append(site)
+            budget.spend(len(covered) + 1)
+            if len(covered) == len(shape) and frozenset(covered) not in actual:
                 return None
     return sorted(shapes)
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 from dsl import types as t
 
 __all__ = ["Annotated", "Cond", "IntExpr", "Region", "SiteExpr", "RoleExpr", "RolesExpr",
-           "Direction", "Side", "Corner", "Regions", "CellKind", "Moves", "Effect", "ResultExpr", "Capture", "Pattern",
-           "Relation", "Link"]
+           "Direction", "Side", "Corner", "Regions", "CellKind", "Moves", "Effect",
+           "ResultExpr", "Capture", "Pattern", "Relation", "Link"]
 
 Ctx = Any  # stdlib.runtime.Ctx; Any here to keep this module import-light
 

@@ -3,6 +3,7 @@ subprocess, with exit codes and output checked (see the CLI part of docs/contrac
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -160,6 +161,51 @@ def test_validate_syntax_error_is_located(tmp_path: Path) -> None:
     ds = diagnostics(r.stderr)
     assert ds and ds[0]["path"] == "unclosed.game", r.stderr
     assert "(" in str(ds[0]["msg"])
+
+
+def deeply_nested(levels: int) -> str:
+    """VALID with its draw condition inside `levels` nested (not (not ...)) forms."""
+    return VALID.replace("(if (full)", "(if " + "(not " * levels + "(full)" + ")" * levels)
+
+
+@pytest.mark.parametrize("text", [deeply_nested(5000), "(" * 5000 + ")" * 5000],
+                         ids=["nested nots", "nested parentheses"])
+def test_validate_too_deep_a_nesting_is_located(tmp_path: Path, text: str) -> None:
+    """Forms nested 5,000 deep: a located error where the nesting limit is crossed, not a
+    RecursionError traceback."""
+    (tmp_path / "deep.game").write_text(text, encoding="utf-8")
+    r = ludeme("validate", "deep.game", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr + r.stdout, r.stderr[-2000:]
+    ds = diagnostics(r.stderr)
+    assert len(ds) == 1, r.stderr[:2000]
+    assert "nested" in str(ds[0]["msg"]), ds[0]["msg"]
+    lines = text.splitlines(keepends=True)
+    line, column = int(str(ds[0]["line"])), int(str(ds[0]["col"]))
+    before = "".join(lines[:line - 1]) + lines[line - 1][:column]  # up to the bracket
+    assert before[-1] == "(" and before.count("(") - before.count(")") == 101, (line, column)
+    assert set(str(ds[0]["caret"]).strip()) == {"^"}, r.stderr[:2000]
+
+
+def test_validate_a_precomputation_over_its_budget_is_located(tmp_path: Path) -> None:
+    """A compile-time precomputation over its budget is a located error, not a hang."""
+    text = VALID.replace("(square 3)", "(square 19)").replace("(place (sites Empty))",
+                                                              "(place-group 9)")
+    (tmp_path / "groups.game").write_text(text, encoding="utf-8")
+    r = ludeme("validate", "groups.game", cwd=tmp_path, timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr, r.stderr
+    (d,) = diagnostics(r.stderr)
+    assert_points_at(d, text, "(place-group 9)")
+    assert "more than 200000 groups" in str(d["msg"]), d["msg"]
+
+
+def test_ludeme_runs_without_being_on_path() -> None:
+    """The tests run the `ludeme` of this installation, whatever PATH holds (as when pytest is
+    run as VENV/bin/python -m pytest without activating the environment)."""
+    r = ludeme("validate", "games/tictactoe.game", env={"PATH": os.defpath})
+    assert r.returncode == 0, r.stderr
+    assert "games/tictactoe.game: ok" in r.stdout
 
 
 def test_validate_checks_every_file_and_fails_if_one_is_bad(tmp_path: Path) -> None:
