@@ -24,7 +24,9 @@ from typing import IO, Any
 from dsl.errors import GameError
 from interpreter import parse_game
 from interpreter.agents import make_agent
-from interpreter.game import Game
+from interpreter.game import Game, State
+from stdlib.logic import phrase
+from stdlib.runtime import Move
 
 KINDS = ("place", "move", "multi", "exchange", "pass", "swap")
 
@@ -50,11 +52,60 @@ class GameResult:
     winner: str | None  # a role, or None (a draw, or no end)
     ended: bool  # False: the length bound, or a position where nobody could move
     bound_hit: bool
-    reason: str
-    plies: int
+    reason: str  # how the game ended, as reports say it (see ending_names)
+    plies: int  # decisions made, forced passes included (what the length bound counts)
     branching: int  # legal moves summed over the positions where a move was chosen
     kinds: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    turns: int = 0  # turns played (see Turns)
+
+
+def forced_pass(moves: Sequence[Move]) -> bool:
+    """Whether a decision among `moves` (the legal moves) is a forced pass: `pass` is the only
+    legal move."""
+    return len(moves) == 1 and moves[0].kind == "pass"
+
+
+class Turns:
+    """Counts the turns of a game as its decisions are made, which is how reports measure a
+    game's length.
+
+    A turn is one player's go: the decisions the same player makes until the next player is
+    to move — one move in most games, a mine then an optional move in Mattock (`State.turn`
+    counts the completed turns) — and taking the pie (`swap`) is a turn of its own. A turn
+    whose every decision is a forced pass (`pass` being the only legal move) is not counted:
+    the player had nothing to play. Decisions (plies) count every move, forced passes too."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._last: tuple[int, bool] | None = None  # the turn last counted
+
+    def decided(self, state: State, moves: Sequence[Move]) -> None:
+        """Note a decision made in `state`, whose legal moves are `moves`."""
+        if forced_pass(moves):
+            return
+        turn = (state.turn, state.swapped)  # a swap leaves `turn` but flips `swapped`
+        if turn != self._last:
+            self.count += 1
+            self._last = turn
+
+
+def ending_names(game: Game) -> dict[str, str]:
+    """How the reasons the game gives for its endings read in reports: each end condition says
+    what ended the game ("5 in a row", "the board is full"); the reason of one that has no
+    description of its own (only its source text) becomes its define's name or its source
+    followed by the rule's place, e.g. '"Thruway" holds (end rule 2)'. Reasons not listed
+    read as they are."""
+    out = {}
+    for i, (reason, rule) in enumerate(zip(game.end_reasons(), game.end_rules, strict=True)):
+        if not getattr(rule.condition, "why", None):
+            out[reason] = f"{phrase(rule.condition)} (end rule {i + 1})"
+    return out
+
+
+def ending_name(game: Game, reason: str) -> str:
+    """How one reason the game gave for an ending reads in reports (see ending_names)."""
+    return ending_names(game).get(reason, reason)
 
 
 def game_seed(base: int, index: int) -> int:
@@ -78,6 +129,7 @@ def play_game(task: GameTask) -> GameResult:
         state = game.initial_state()
         plies = branching = 0
         kinds: Counter[str] = Counter()
+        turns = Turns()
         two = len(game.players) == 2
         while not state.is_over and plies < bound:
             moves = state.legal_moves()
@@ -87,11 +139,13 @@ def play_game(task: GameTask) -> GameResult:
             move = agents[seat].choose(state)
             branching += len(moves)
             kinds[move.kind] += 1
+            turns.decided(state, moves)
             state = game.apply(state, move)
             plies += 1
         return GameResult(task.index, state.winner, state.is_over,
-                          not state.is_over and plies >= bound, state.reason, plies, branching,
-                          dict(kinds))
+                          not state.is_over and plies >= bound,
+                          ending_name(game, state.reason) if state.is_over else "", plies,
+                          branching, dict(kinds), turns=turns.count)
     except Exception as exc:  # a crash is a finding: report it with the others
         return GameResult(task.index, None, False, False, "", 0, 0, {},
                           f"{type(exc).__name__}: {exc}")
@@ -119,7 +173,9 @@ class Report:
     results: list[GameResult]
 
     def summary(self) -> dict[str, Any]:
-        """The report as plain data (what --json prints)."""
+        """The report as plain data (what --json prints). A game's length is in "turns" (see
+        `Turns`: forced passes left out, a turn of several decisions counted once); "length"
+        keeps what it always said, the decisions made, every move and forced pass counted."""
         rs = self.results
         played = [r for r in rs if r.error is None]
         n = len(played)
@@ -130,6 +186,7 @@ class Report:
             roles[role] = {"wins": wins[role], "rate": wins[role] / n if n else 0.0,
                            "ci95": [low, high]}
         lengths = [r.plies for r in played]
+        turns = [r.turns for r in played]
         moves = sum(lengths)
         kinds = Counter[str]()
         for r in played:
@@ -143,6 +200,8 @@ class Report:
             "draws": sum(1 for r in played if r.ended and r.winner is None),
             "length": {"mean": moves / n if n else 0.0, "min": min(lengths, default=0),
                        "max": max(lengths, default=0)},
+            "turns": {"mean": sum(turns) / n if n else 0.0, "min": min(turns, default=0),
+                      "max": max(turns, default=0)},
             "branching": sum(r.branching for r in played) / moves if moves else 0.0,
             "moves": {k: {"count": kinds[k], "share": kinds[k] / moves if moves else 0.0}
                       for k in KINDS if kinds[k]},
@@ -165,9 +224,7 @@ class Report:
                        f"(95% CI {low:.1%}-{high:.1%})")
         draws = s["draws"]
         out.append(f"  {'draws:':<{width + 7}}{draws:>5}  {draws / n if n else 0:6.1%}")
-        length = s["length"]
-        out.append(f"  length: mean {length['mean']:.1f}, min {length['min']}, "
-                   f"max {length['max']} moves")
+        out.append(length_line(s["turns"], s["length"]))
         out.append(f"  branching: {s['branching']:.1f} legal moves per position on average")
         if s["moves"]:
             out.append("  moves: " + ", ".join(f"{k} {_share(v['share'])}"
@@ -183,6 +240,17 @@ class Report:
             out.append(f"  ERROR: {len(s['crashes'])} games crashed; game {first['game']}: "
                        f"{first['error']}")
         return out
+
+
+def length_line(turns: dict[str, float], decisions: dict[str, float]) -> str:
+    """The report's line on the games' length: in turns, and in decisions too where they
+    differ (several decisions in a turn, forced passes)."""
+    line = (f"  length: mean {turns['mean']:.1f}, min {turns['min']}, max {turns['max']} "
+            "turns")
+    if decisions != turns:
+        line += (f" ({decisions['mean']:.1f} decisions on average, forced passes "
+                 "included)")
+    return line
 
 
 def _share(x: float) -> str:

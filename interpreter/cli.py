@@ -156,12 +156,15 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 @dataclass
 class PlayoutReport:
-    """What random games of a game showed."""
+    """What random games of a game showed. A game's length is counted in turns (`lengths`,
+    see analyze.Turns: forced passes left out, a turn of several decisions counted once) and
+    in decisions (`decisions`: every move, forced passes included)."""
 
     games: int = 0
     wins: Counter[str] = field(default_factory=Counter)
     draws: int = 0
-    lengths: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)  # turns per game
+    decisions: list[int] = field(default_factory=list)  # decisions per game
     bound_hits: int = 0
     dead_ends: list[str] = field(default_factory=list)  # position texts where no one can move
     crashes: list[str] = field(default_factory=list)
@@ -169,20 +172,21 @@ class PlayoutReport:
     first_draw: str | None = None
 
     def lines(self, game: Game) -> list[str]:
+        from interpreter.analyze import ending_names, length_line
+
         out = [f"{self.games} random games of {game.name}:"]
         for role in game.players:
             share = self.wins[role] / self.games if self.games else 0.0
             out.append(f"  {role} wins: {self.wins[role]} ({share:.1%})")
         out.append(f"  draws: {self.draws}")
         if self.lengths:
-            mean = sum(self.lengths) / len(self.lengths)
-            out.append(f"  length: mean {mean:.1f}, min {min(self.lengths)}, "
-                       f"max {max(self.lengths)} moves")
+            out.append(length_line(_spread(self.lengths), _spread(self.decisions)))
+        names = ending_names(game)
         for reason, n in self.endings.most_common():
-            out.append(f"  ended by {reason}: {n}")
-        for reason in game.end_reasons():
+            out.append(f"  ended by {names.get(reason, reason)}: {n}")
+        for reason in dict.fromkeys(game.end_reasons()):
             if reason not in self.endings and self.games:
-                out.append(f"  never ended a game: {reason}")
+                out.append(f"  never ended a game: {names.get(reason, reason)}")
         if self.bound_hits:
             out.append(f"  WARNING: {self.bound_hits} games hit the length bound without ending")
         if self.dead_ends:
@@ -195,19 +199,30 @@ class PlayoutReport:
         return out
 
 
+def _spread(values: list[int]) -> dict[str, float]:
+    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
+
+
 def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = None
                  ) -> PlayoutReport:
+    """Play `n` random games (Game.playout: each move chosen as
+    `rng.choice(state.legal_moves())`, so a seed gives the same games) and report what they
+    showed, lengths in turns. The length bound counts decisions."""
+    from interpreter.analyze import Turns
+
     rng = random.Random(seed)
     report = PlayoutReport()
     bound = max_plies if max_plies is not None else 20 * len(game.sites)
     for _ in range(n):
         report.games += 1
         try:
-            state, plies = game.playout(rng, bound)
+            turns = Turns()
+            state, plies = game.playout(rng, bound, observe=turns.decided)
         except Exception:
             report.crashes.append(traceback.format_exc(limit=6))
             continue
-        report.lengths.append(plies)
+        report.lengths.append(turns.count)
+        report.decisions.append(plies)
         if state.is_over:
             report.endings[state.reason] += 1
             if state.winner is None:

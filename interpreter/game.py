@@ -475,11 +475,14 @@ class Game:
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
-                state: State | None = None, record: list[str] | None = None
+                state: State | None = None, record: list[str] | None = None,
+                observe: Callable[[State, Sequence[Move]], None] | None = None
                 ) -> tuple[State, int]:
         """Play random moves until the game ends, no move is possible, or `max_plies` moves
         have been made (default: 20 times the number of sites). Returns the final state and
-        the number of moves made; the moves' notation is appended to `record` if given.
+        the number of moves made; the moves' notation is appended to `record` if given, and
+        `observe(state, legal_moves)` is called before each decision (the state is changed in
+        place afterwards: read what you need then).
 
         The moves chosen are exactly those of `rng.choice(state.legal_moves())` at each
         step, so a seed gives the same game either way; this loop is faster because it never
@@ -496,6 +499,8 @@ class Game:
             moves = self._moves(state, None, ctx)
             if not moves:
                 break
+            if observe is not None:
+                observe(state, moves)
             move = rng.choice(moves)
             if record is not None:
                 record.append(str(move))

@@ -19,6 +19,82 @@ from stdlib.types import (
     SiteExpr,
 )
 
+# Descriptions -------------------------------------------------------------------------------
+# A condition may carry `why`, what it says when it holds ("5 in a row", "the board is full"),
+# and `why_not`, what it says when it does not ("not 5 in a row", "the board is not full").
+# A move refused by if:COND gives COND's why_not as the reason, one refused by unless:COND its
+# why (stdlib.moves.refusal), and a game ended by an end rule is "ended by" the rule
+# condition's why. Ludemes that combine conditions build theirs from their parts' when they are
+# compiled, so every condition reads as a phrase, and no phrase says "not not".
+
+
+def negation(phrase: str) -> str:
+    """A description negated without a double negative: "X" gives "not X", "not X" gives X."""
+    return phrase[4:] if phrase.startswith("not ") else f"not {phrase}"
+
+
+def describe(condition: Any, why: str | None, why_not: str | None = None) -> Any:
+    """Give a condition what it says when it holds and when it does not (either one given
+    alone is negated for the other); returns the condition."""
+    if why or why_not:
+        condition.why = why or negation(why_not)  # type: ignore[arg-type]
+        condition.why_not = why_not or negation(why)  # type: ignore[arg-type]
+    return condition
+
+
+def phrase(condition: Any, held: bool = True) -> str:
+    """What a condition says when it holds (held=True) or when it does not: its own `why` or
+    `why_not` (the other negated if it has only one); a condition that is the whole body of a
+    define is named by the define; otherwise its source text."""
+    said = getattr(condition, "why" if held else "why_not", None)
+    if said:
+        return str(said)
+    other = getattr(condition, "why_not" if held else "why", None)
+    if other:
+        return negation(str(other))
+    value = getattr(condition, "literal", None)
+    if isinstance(value, bool):
+        return "true" if value == held else "false"
+    name = getattr(condition, "description", None) or getattr(condition, "source", None) \
+        or "a condition"
+    return f"{name} holds" if held else f"{name} does not hold"
+
+
+def amount(expr: Any) -> str:
+    """How a number reads in a description: a literal as itself, else its description, else its
+    source text."""
+    value = getattr(expr, "literal", None)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return str(getattr(expr, "description", None) or getattr(expr, "source", None)
+               or "a number")
+
+
+def where(site: Any, env: Env | None = None) -> str:
+    """How a site reads in a description: a fixed site by its name, a site variable as the
+    language writes it (To, From, Site), else its source text."""
+    fixed = getattr(site, "static_site", None)
+    if fixed is not None and env is not None:
+        return str(env.names[fixed])
+    var = getattr(site, "site_var", None)
+    if var is not None:
+        return {"to": "To", "frm": "From", "site": "Site"}.get(var, var)
+    return str(getattr(site, "description", None) or getattr(site, "source", None)
+               or "the site")
+
+
+def region_name(region: Any) -> str:
+    """How a region reads in a description: its description, else its source text."""
+    return str(getattr(region, "description", None) or getattr(region, "source", None)
+               or "the region")
+
+
+def _joined(parts: Sequence[str], word: str) -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(parts) <= 2:
+        return f" {word} ".join(parts)
+    return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
+
 
 @ludeme("and")
 def and_(env: Env, *conditions: Cond) -> Cond:
@@ -27,9 +103,12 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     (and (is Empty To) (not (full)))"""
     if any(getattr(c, "literal", None) is False for c in conditions):
         return literal(False)  # a part that never holds (e.g. an option that is off)
+    said = [c for c in conditions if getattr(c, "literal", None) is not True] or conditions
+    why = _joined([phrase(c) for c in said], "and")
+    why_not = _joined([phrase(c, held=False) for c in said], "or")
     table = combined(env, conditions, all)
     if table is not None:
-        return table  # type: ignore[no-any-return]
+        return describe(table, why, why_not)
     if len(conditions) == 2:
         a, b = conditions
         test = lambda ctx: a(ctx) and b(ctx)  # noqa: E731
@@ -42,7 +121,7 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     # cheapest: see connectivity.link).
     test.parts = tuple(p for c in conditions  # type: ignore[attr-defined]
                        for p in getattr(c, "parts", (c,)))
-    return like(test, *conditions)
+    return describe(like(test, *conditions), why, why_not)
 
 
 @ludeme("or")
@@ -52,13 +131,17 @@ def or_(env: Env, *conditions: Cond) -> Cond:
     (or (line 3) (full))"""
     if any(getattr(c, "literal", None) is True for c in conditions):
         return literal(True)  # a part that always holds (e.g. an option that is on)
+    said = [c for c in conditions if getattr(c, "literal", None) is not False] or conditions
+    why = _joined([phrase(c) for c in said], "or")
+    why_not = _joined([phrase(c, held=False) for c in said], "and")
     table = combined(env, conditions, any)
     if table is not None:
-        return table  # type: ignore[no-any-return]
+        return describe(table, why, why_not)
     if len(conditions) == 2:
         a, b = conditions
-        return like(lambda ctx: a(ctx) or b(ctx), *conditions)
-    return like(lambda ctx: any(c(ctx) for c in conditions), *conditions)
+        return describe(like(lambda ctx: a(ctx) or b(ctx), *conditions), why, why_not)
+    return describe(like(lambda ctx: any(c(ctx) for c in conditions), *conditions), why,
+                    why_not)
 
 
 @ludeme("not")
@@ -66,18 +149,16 @@ def not_(env: Env, condition: Cond) -> Cond:
     """True when the condition does not hold.
 
     (not (full))"""
+    # It holds when the condition does not: it says what the condition says then (and the
+    # reverse), so (not (not X)) says what X says.
+    why, why_not = phrase(condition, held=False), phrase(condition)
     table = combined(env, (condition,), lambda verdicts: not verdicts[0])
     if table is not None:
-        return table  # type: ignore[no-any-return]
+        return describe(table, why, why_not)
+
     def negated(ctx: Ctx) -> bool:
         return not condition(ctx)
-    why = getattr(condition, "why_not", None)
-    if why:
-        negated.why = why  # type: ignore[attr-defined]
-    why_not = getattr(condition, "why", None)
-    if why_not:
-        negated.why_not = why_not  # type: ignore[attr-defined]
-    return like(negated, condition)
+    return describe(like(negated, condition), why, why_not)
 
 
 @ludeme("=")
@@ -85,7 +166,8 @@ def eq(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers are equal.
 
     (= (count (sites Occupied Next)) 0)"""
-    return like(lambda ctx: a(ctx) == b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) == b(ctx), a, b)
+    return _compared(test, a, b, "is", "is not")
 
 
 @ludeme("!=")
@@ -93,7 +175,8 @@ def ne(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers differ.
 
     (!= (count (sites Empty)) 0)"""
-    return like(lambda ctx: a(ctx) != b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) != b(ctx), a, b)
+    return _compared(test, a, b, "is not", "is")
 
 
 @ludeme("<")
@@ -101,7 +184,8 @@ def lt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a < b.
 
     (< (count (sites Occupied Mover)) 3)"""
-    return like(lambda ctx: a(ctx) < b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) < b(ctx), a, b)
+    return _compared(test, a, b, "is less than", "is at least")
 
 
 @ludeme("<=")
@@ -109,7 +193,8 @@ def le(a: IntExpr, b: IntExpr) -> Cond:
     """True when a <= b.
 
     (<= (count (sites Empty)) 1)"""
-    return like(lambda ctx: a(ctx) <= b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) <= b(ctx), a, b)
+    return _compared(test, a, b, "is at most", "is more than")
 
 
 @ludeme(">")
@@ -117,7 +202,8 @@ def gt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a > b.
 
     (> (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
-    return like(lambda ctx: a(ctx) > b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) > b(ctx), a, b)
+    return _compared(test, a, b, "is more than", "is at most")
 
 
 @ludeme(">=")
@@ -125,7 +211,14 @@ def ge(a: IntExpr, b: IntExpr) -> Cond:
     """True when a >= b.
 
     (>= (count (sites Occupied Mover)) 5)"""
-    return like(lambda ctx: a(ctx) >= b(ctx), a, b)
+    test = like(lambda ctx: a(ctx) >= b(ctx), a, b)
+    return _compared(test, a, b, "is at least", "is less than")
+
+
+def _compared(test: Any, a: IntExpr, b: IntExpr, yes: str, no: str) -> Any:
+    """A comparison described: "a is less than b", or when it does not hold "a is at least
+    b"."""
+    return describe(test, f"{amount(a)} {yes} {amount(b)}", f"{amount(a)} {no} {amount(b)}")
 
 
 @ludeme("+")
@@ -149,18 +242,37 @@ def count(region: Region) -> IntExpr:
     """The number of sites in a region.
 
     (count (sites Occupied Next))"""
-    return lambda ctx: len(region(ctx))
+    def number(ctx: Ctx) -> int:
+        return len(region(ctx))
+    number.description = f"the number of {region_name(region)}"  # type: ignore[attr-defined]
+    return number
 
 
 @ludeme("full")
-def full() -> Cond:
-    """True when no site is empty.
+def full(env: Env) -> Cond:
+    """True when no site where a piece may stand is empty (special sites, which never hold a
+    piece, do not count).
 
     (if (full) (draw))"""
-    def test(ctx: Ctx) -> bool:
-        return EMPTY not in ctx.board
-    test.why = "the board is full"  # type: ignore[attr-defined]
-    return test
+    no_piece = env.no_piece  # the special sites are declared before any rule is compiled
+    if not no_piece:
+        def test(ctx: Ctx) -> bool:
+            return EMPTY not in ctx.board
+    else:
+        sites = [s for s in range(env.topology.size) if s not in no_piece]
+        if not sites:
+            test = literal(True)  # nowhere to put a piece: always full
+        elif len(sites) == 1:
+            (only,) = sites
+
+            def test(ctx: Ctx) -> bool:
+                return ctx.board[only] != EMPTY
+        else:
+            read = operator.itemgetter(*sites)
+
+            def test(ctx: Ctx) -> bool:
+                return EMPTY not in read(ctx.board)
+    return describe(test, "the board is full", "the board is not full")
 
 
 def cell_test(env: Env, kind: str) -> Callable[[Ctx, int], bool]:
@@ -198,9 +310,20 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
                     "EmptyOrEnemy": value == EMPTY or (o >= 0 and o != mover),
                     "Any": True}[kind]
 
-        return cell_table(env, var, holds)
+        return _is_described(cell_table(env, var, holds), kind, where(site, env))
     cell = cell_test(env, kind)
-    return lambda ctx: cell(ctx, site(ctx))
+    return _is_described(lambda ctx: cell(ctx, site(ctx)), kind, where(site, env))
+
+
+_WHAT = {"Empty": "empty", "Occupied": "occupied", "Friend": "the mover's",
+         "Own": "the mover's", "Enemy": "an enemy's", "EmptyOrEnemy": "empty or an enemy's"}
+
+
+def _is_described(test: Any, kind: str, site: str) -> Any:
+    """(is KIND SITE) described: "c3 is empty", "To is not an enemy's"."""
+    if kind not in _WHAT:  # Any
+        return describe(test, f"{site} is anything", f"{site} is nothing")
+    return describe(test, f"{site} is {_WHAT[kind]}", f"{site} is not {_WHAT[kind]}")
 
 
 def cell_table(env: Env, var: str, holds: Callable[[int, int], bool]) -> Any:
@@ -269,10 +392,12 @@ def in_(site: SiteExpr, region: Region) -> Cond:
     (in To (sites Side N))"""
     fixed: frozenset[int] | None = getattr(region, "static", None)
     var = getattr(site, "site_var", None)
+    said = (f"{where(site)} is in {region_name(region)}",
+            f"{where(site)} is not in {region_name(region)}")
     if fixed is None:
-        return lambda ctx: site(ctx) in region(ctx)
+        return describe(lambda ctx: site(ctx) in region(ctx), *said)
     if var is None:
-        return lambda ctx: site(ctx) in fixed
+        return describe(lambda ctx: site(ctx) in fixed, *said)
     # A site variable in a region that does not change: it reads nothing of the board, and
     # says which variable and which sites (a link judges it without calling it).
     get = operator.attrgetter(var)
@@ -281,7 +406,7 @@ def in_(site: SiteExpr, region: Region) -> Cond:
         return get(ctx) in fixed
 
     test.site_in = (var, fixed)  # type: ignore[attr-defined]
-    return constant(test)
+    return describe(constant(test), *said)
 
 
 @ludeme("stuck")
@@ -292,8 +417,50 @@ def stuck(env: Env, roles: RolesExpr) -> Cond:
     (if (stuck All) (most-pieces))"""
     def test(ctx: Ctx) -> bool:
         return not any(env.can_move(ctx, r) for r in roles(ctx))  # type: ignore[attr-defined]
-    test.why = "no one can move"  # type: ignore[attr-defined]
-    return test
+    who = who_of(env, roles)
+    if who is None:
+        return describe(test, "the players named cannot move", "one of the players named can "
+                        "move")
+    name, several = who
+    if several:  # every one of them is stuck
+        if len(env.roles) == 2 and name == "the players":
+            return describe(test, "neither player can move", "a player can move")
+        if name == "the players":
+            return describe(test, "no player can move", "a player can move")
+        return describe(test, f"{name} cannot move", f"{name.replace(' and ', ' or ')} can "
+                        "move")
+    return describe(test, f"{name} cannot move", f"{name} can move")
+
+
+def who_of(env: Env, roles: Callable[[Ctx], Sequence[int]]) -> tuple[str, bool] | None:
+    """How the roles an expression stands for read in a description, and whether they are
+    several: a role name where it is fixed ("White", "White and Red"), "the players" for every
+    role, and for roles relative to the mover "the mover", "the opponent" (the next role of
+    two), "the next player" or "the previous player". None when it cannot be told (the roles
+    depend on the position). Found by evaluating the expression for each mover in turn."""
+    n = len(env.roles)
+    seen = []
+    for mover in range(n):
+        probe = Ctx([EMPTY] * env.topology.size, mover, None, env, env.owner)
+        try:
+            got = roles(probe)
+            seen.append(tuple(got) if isinstance(got, Sequence) else (int(got),))
+        except Exception:  # it reads the position: it cannot be told beforehand
+            return None
+    if all(r == seen[0] for r in seen):
+        fixed = seen[0]
+        if len(fixed) == n > 1 and set(fixed) == set(range(n)):
+            return "the players", True
+        if not fixed or not all(isinstance(r, int) and 0 <= r < n for r in fixed):
+            return None
+        return _joined([env.roles[r] for r in fixed], "and"), len(fixed) > 1
+    relative = {"the mover": 0, "the next player": 1, "the previous player": -1}
+    if n == 2:
+        relative = {"the mover": 0, "the opponent": 1}
+    for name, offset in relative.items():
+        if all(r == ((m + offset) % n,) for m, r in enumerate(seen)):
+            return name, False
+    return None
 
 
 @ludeme("reached")
@@ -305,22 +472,24 @@ def reached(role: RolesExpr, region: Region) -> Cond:
         owner, board = ctx.owner, ctx.board
         rs = role(ctx)
         return any(owner[board[s]] in rs for s in region(ctx))
-    test.why = "reaching the goal"  # type: ignore[attr-defined]
-    return test
+    return describe(test, "reaching the goal")
 
 
 @ludeme("named")
 def named(description: str, condition: Cond) -> Cond:
     """The condition, with a description for messages: a move refused by if:(named "closer to
     the centre" ...) is reported as "not closer to the centre", one refused by unless: as
-    "closer to the centre".
+    "closer to the centre"; a game it ends is "ended by closer to the centre". A description
+    that starts with "not" loses it rather than gaining another: if:(named "not suicide" ...)
+    refuses a move as "suicide".
 
     (named "closer to the centre" (< (centre-distance To) (centre-distance From)))"""
     def test(ctx: Ctx) -> bool:
         return condition(ctx)
-    test.why = description  # type: ignore[attr-defined]
-    test.why_not = f"not {description}"  # type: ignore[attr-defined]
-    return like(test, condition)
+    placed = getattr(condition, "placed", None)
+    if placed is not None:  # it still judges all placements at once (see judged_at_once)
+        test.placed = placed  # type: ignore[attr-defined]
+    return describe(like(test, condition), description)
 
 
 @ludeme("count-around")
@@ -376,10 +545,11 @@ def holds(env: Env, site: SiteExpr, piece: str) -> Cond:
         env.error(f'no piece named "{piece}" (pieces: {", ".join(p.name for p in env.pieces)})')
         return lambda ctx: False
     (value,) = values
+    said = (f'{where(site, env)} holds a "{piece}"', f'{where(site, env)} holds no "{piece}"')
     var = getattr(site, "site_var", None)
     if var is not None:  # a table, like (is ...): it combines with other cell tests
-        return cell_table(env, var, lambda v, mover: v == value)
-    return lambda ctx: ctx.board[site(ctx)] == value
+        return describe(cell_table(env, var, lambda v, mover: v == value), *said)
+    return describe(lambda ctx: ctx.board[site(ctx)] == value, *said)
 
 
 @ludeme("some")
@@ -397,7 +567,9 @@ def some(region: Region, condition: Cond) -> Cond:
             return False
         finally:
             ctx.site = saved
-    return _over_region(test, region, condition)
+    return describe(_over_region(test, region, condition),
+                    f"{phrase(condition)} for some site of {region_name(region)}",
+                    f"{phrase(condition)} for no site of {region_name(region)}")
 
 
 def _over_region(test: Any, region: Region, condition: Cond) -> Any:
@@ -425,7 +597,9 @@ def every(region: Region, condition: Cond) -> Cond:
             return True
         finally:
             ctx.site = saved
-    return _over_region(test, region, condition)
+    return describe(_over_region(test, region, condition),
+                    f"{phrase(condition)} for every site of {region_name(region)}",
+                    f"{phrase(condition, held=False)} for some site of {region_name(region)}")
 
 
 @ludeme("in-hand")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,7 @@ def test_report_of_random_games() -> None:
         assert 0 <= low <= role["rate"] <= high <= 1
     assert x["wins"] > o["wins"]  # the first player's advantage, clear in 60 games
     assert 5 <= s["length"]["min"] <= s["length"]["mean"] <= s["length"]["max"] <= 9
+    assert s["turns"] == s["length"]  # a turn is one move here, and no one is forced to pass
     assert 4 < s["branching"] < 7  # 9 moves, then 8, ...: about 5.7 on average
     assert s["moves"] == {"place": {"count": sum(r.plies for r in report.results),
                                     "share": 1.0}}
@@ -54,6 +56,7 @@ def test_report_of_random_games() -> None:
     text = "\n".join(report.lines())
     assert "60 games of Tic-Tac-Toe" in text and "95% CI" in text and "moves: place 100.0%" \
         in text
+    assert re.search(r"^  length: mean [\d.]+, min \d+, max \d+ turns$", text, re.M), text
 
 
 def test_agents_per_role() -> None:
@@ -70,6 +73,7 @@ def test_length_bound_and_stuck_games_are_counted() -> None:
                          ' (board (square 2)) (play (pass)) (end (if (full) (draw))))')
     s = analyze(forever, "random", 3, seed=1, workers=1).summary()
     assert s["bound_hits"] == 3 and s["length"]["min"] == 80
+    assert s["turns"]["max"] == 0  # every move a forced pass: no turn was played
     assert s["moves"]["pass"]["share"] == 1.0
     stuck = parse_game('(game "Stuck" (players {(player "X") (player "O")})'
                        ' (board (square 2)) (play (place (sites Empty)))'

@@ -268,6 +268,71 @@ def test_undefined_define_inside_a_define_body_cites_the_call_site() -> None:
     """)
 
 
+def test_a_mistake_in_a_define_used_many_times_is_said_once() -> None:
+    uses = " ".join(['("Bad")'] * 40)
+    err = rule_error(tictactoe(before='(define "Bad" (plac (sites Empty)))\n',
+                               play=f"(any-of {uses})"))
+    assert_report(err, """
+        t.game:1:16: unknown ludeme 'plac' (did you mean "place"?)
+            (define "Bad" (plac (sites Empty)))
+                           ^^^^
+          note: in define "Bad" used at t.game:5:17, t.game:5:25, t.game:5:33 and 37 more places
+    """)
+    (only,) = err.diagnostics
+    assert len(only.uses) == 40 and {u.via[0] for u in only.uses if u.via} == {"Bad"}
+
+
+def test_a_compile_error_in_a_define_used_twice_lists_both_uses() -> None:
+    err = rule_error(tictactoe(before='(define "Bad" (place (sites {"z9"})))\n',
+                               play='(any-of ("Bad") ("Bad"))'))
+    assert_report(err, """
+        t.game:1:30: no site "z9" on this board
+            (define "Bad" (place (sites {"z9"})))
+                                         ^^^^
+          note: in define "Bad" used at t.game:5:17 and t.game:5:25
+    """)
+
+
+def test_uses_through_nested_defines_are_listed_where_they_part() -> None:
+    before = '(define "Outer" ("Inner" #1))\n(define "Inner" (plac (sites #1)))\n'
+    err = rule_error(tictactoe(before=before, play='(any-of ("Outer" Empty) ("Outer" Empty))'))
+    assert len(err.diagnostics) == 1
+    assert str(err).split("\n")[-1] == ('  note: in define "Inner" used at t.game:1:17; in define '
+                                        '"Outer" used at t.game:6:17 and t.game:6:33')
+    err = rule_error(tictactoe(before=before,
+                               play='(any-of ("Outer" Empty) ("Outer" Empty) ("Inner" Empty))'))
+    assert len(err.diagnostics) == 1
+    assert str(err).split("\n")[-1] == ('  note: in define "Inner" used at t.game:1:17 (in '
+                                        'define "Outer" used at t.game:6:17 and t.game:6:33) '
+                                        "and t.game:6:49")
+
+
+def test_misusing_a_library_define_twice_is_said_once() -> None:
+    err = rule_error(tictactoe(play='(any-of (place ("Crosscut")) (place ("Crosscut")))'))
+    (only,) = [d for d in err.diagnostics if d.span.path == "t.game"]
+    assert str(only.span) == "t.game:4:24"
+    note = only.full_note()
+    assert note is not None and note.startswith('in define "Crosscut", at stdlib/')
+    assert note.endswith("; also used at t.game:4:45")
+
+
+def test_the_same_mistake_at_different_places_is_not_merged() -> None:
+    # Each call gives the define the wrong number of arguments: two mistakes, two reports.
+    err = rule_error(tictactoe(before='(define "P" (place (sites #3)))\n',
+                               play='(any-of ("P" Empty) ("P" Empty))'))
+    assert [str(d.span) for d in err.diagnostics] == ["t.game:5:17", "t.game:5:29"]
+
+
+def test_merge_drops_exact_repeats_and_keeps_the_order() -> None:
+    from dsl.ast import Span
+    from dsl.errors import Diagnostic, merge
+
+    a = Diagnostic(Span("t.game", 3, 1, 3, 4), "first")
+    b = Diagnostic(Span("t.game", 1, 1, 1, 2), "second")
+    assert merge([a, b, a, b, a]) == [a, b]
+    assert merge([a, b])[0].uses == ()
+
+
 # --- options ------------------------------------------------------------------------------------
 
 SIZED = tictactoe(before='(option "size" 3 min:3 max:9)\n', board="(square #size)")
