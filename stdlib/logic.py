@@ -412,11 +412,21 @@ def in_(site: SiteExpr, region: Region) -> Cond:
 @ludeme("stuck")
 def stuck(env: Env, roles: RolesExpr) -> Cond:
     """True when every one of the roles has no legal move but `pass` (on its next turn, in
-    this position).
+    this position). A role's moves are judged by their filters, but a (stuck ...) met while
+    judging them counts as false: `unless:(stuck Next)` looks one turn ahead, not forever.
 
     (if (stuck All) (most-pieces))"""
+    asking = [False]  # is a (stuck ...) of this game being judged already?
+
     def test(ctx: Ctx) -> bool:
-        return not any(env.can_move(ctx, r) for r in roles(ctx))  # type: ignore[attr-defined]
+        if asking[0]:
+            return False
+        asking[0] = True
+        try:
+            return not any(env.can_move(ctx, r)  # type: ignore[attr-defined]
+                           for r in roles(ctx))
+        finally:
+            asking[0] = False
     who = who_of(env, roles)
     if who is None:
         return describe(test, "the players named cannot move", "one of the players named can "

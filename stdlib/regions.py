@@ -60,7 +60,8 @@ def sites_empty(env: Env) -> Region:
 
     def region(ctx: Ctx) -> Sequence[int]:
         state = ctx.state
-        if state is not None and ctx.board is state.board and ctx.changed is None:
+        if state is not None and ctx.board is state.board and ctx.changed is None \
+                and not state.trial:
             return state._empty or state.empty_sites()  # type: ignore[no-any-return]
         return [s for s, v in enumerate(ctx.board) if v == EMPTY and s not in no_piece]
     region.placeable = True  # type: ignore[attr-defined]

@@ -268,3 +268,22 @@ def test_full_with_specials_everywhere_but_one_site() -> None:
                      end="(if (full) (draw))")
     state = parse_game(text, "t.game").initial_state().play("b2")
     assert state.outcome is not None and state.outcome.reason == "the board is full"
+
+
+STUCK_FILTER = """(game "S" (players {(player "A") (player "B")}) (board (square 3))
+  (play (place (sites Empty) unless:(stuck Next))) (end (if (full) (draw))))"""
+
+
+def test_stuck_under_a_filter_looks_one_turn_ahead():
+    # Judging B's moves would judge B's own filter, which asks whether A is stuck, and so on:
+    # a (stuck ...) met while judging another counts as false, so this ends.
+    game = parse_game(STUCK_FILTER, source="s.game")
+    assert len(game.initial_state().legal_moves()) == 9
+
+
+def test_stuck_under_a_filter_sees_the_board_after_the_move():
+    game = parse_game(STUCK_FILTER, source="s.game")
+    last = game.from_text("A B A\nB A B\nA B .\nmover: A")
+    assert last.legal_moves() == []  # c1 would leave B no empty site
+    with pytest.raises(IllegalMoveError, match="c1: the opponent cannot move"):
+        last.play("c1")
