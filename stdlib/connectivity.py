@@ -50,6 +50,11 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
     masks = [region_masks(goals, topo.size) for goals in goal_lists]
     needed = [len(goals) if at_least is None else min(at_least, len(goals))
               for goals in goal_lists]
+    # Where a search for a chain starts: a chain that must touch every region touches the
+    # smallest; otherwise it may start in any of them.
+    starts = [sorted(min(goals, key=len)) if goals and n == len(goals)
+              else [s for s, m in enumerate(role_masks) if m]
+              for goals, n, role_masks in zip(goal_lists, needed, masks, strict=True)]
 
     tracker = groups = kept = None
     if through is None:
@@ -71,7 +76,7 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
             known = groups(ctx)
             if known is not None:
                 return tracker.joined(known, board, r)  # type: ignore[union-attr]
-            return any_chain(board, adjacency, masks[r], needed[r],
+            return any_chain(starts[r], adjacency, masks[r], needed[r],
                              lambda s: owner[board[s]] == r)
         saved = ctx.mover, ctx.site
         ctx.mover = r
@@ -92,7 +97,7 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
             return bool(verdict)
 
         try:
-            return any_chain(board, adjacency, masks[r], needed[r], counts)
+            return any_chain(starts[r], adjacency, masks[r], needed[r], counts)
         finally:
             ctx.mover, ctx.site = saved
     test.why = "a completed connection"  # type: ignore[attr-defined]
@@ -108,14 +113,14 @@ def region_masks(regions: Sequence[Collection[int]], size: int) -> list[int]:
     return out
 
 
-def any_chain(board: Sequence[int], adjacency: Sequence[Sequence[int]], masks: Sequence[int],
-              needed: int, counts: Callable[[int], bool]) -> bool:
+def any_chain(starts: Sequence[int], adjacency: Sequence[Sequence[int]], masks: Sequence[int],
+               needed: int, counts: Callable[[int], bool]) -> bool:
     """Is there one chain of sites that count (adjacent by the table) touching at least
     `needed` of the regions whose bit masks `masks` gives per site? Each chain is searched
-    from a site in some region, once."""
+    once, from the first of the `starts` sites it holds (every such chain must hold one)."""
     seen: set[int] = set()
-    for start in range(len(board)):
-        if not masks[start] or start in seen or not counts(start):
+    for start in starts:
+        if start in seen or not counts(start):
             continue
         seen.add(start)
         stack = [start]
