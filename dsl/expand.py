@@ -244,13 +244,13 @@ class _Expander:
                         Diagnostic(n.span, f"#{k} is a define parameter, used outside a define")
                     )
                     return Broken(span)
-                self.errors.append(Diagnostic(n.span, f"#{k} has no argument"))
+                self.errors.append(Diagnostic(span, f"#{k} has no argument"))
                 return Broken(span)
             if n.name in self.options:
                 self.used_options.add(n.name)
                 return _literal(self.options[n.name], span)
             hint = _did_you_mean(n.name, self.options)
-            self.errors.append(Diagnostic(n.span, f"unknown option #{n.name}{hint}"))
+            self.errors.append(Diagnostic(span, f"unknown option #{n.name}{hint}"))
             return Broken(span)
         if via is None:
             return n
