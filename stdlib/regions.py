@@ -232,6 +232,34 @@ def sites_column(env: Env, *columns: int) -> Region:
     return static([s for s in range(topo.size) if topo.col_of[s] + 1 in columns])
 
 
+@ludeme("sites Phase")
+def sites_phase(env: Env, phase: int) -> Region:
+    """The sites of one colour of the board's colouring in which neighbours differ: a
+    checkerboard on square boards, three colours on hex boards. Phase 0 holds the bottom-left
+    site (a1). The Ludii name.
+
+    (start (put "White" (sites Phase 0)) (put "Black" (sites Phase 1)))"""
+    topo = env.topology
+    colours = 3 if topo.shape == "hex" else 2
+    if not 0 <= phase < colours:
+        env.error(f"this {topo.shape} board has phases 0 to {colours - 1}")
+        return static(())
+    colour = [lattice_colour(x, y, colours) for x, y in topo.xy]
+    a1 = min(range(topo.size), key=lambda s: (topo.xy[s][1], topo.xy[s][0]))
+    return static(s for s in range(topo.size) if (colour[s] - colour[a1]) % colours == phase)
+
+
+def lattice_colour(x: float, y: float, colours: int) -> int:
+    """A site's colour from its centre, such that neighbours differ: on a square lattice the
+    parity of its coordinates; on a hex lattice (rows sqrt(3)/2 apart, cells 1 apart) its
+    axial coordinates (i, j) give (i - j) mod 3."""
+    if colours == 2:
+        return (round(x) + round(y)) % 2
+    j = round(2 * y / 3 ** 0.5)
+    i = round(x - j / 2)
+    return (i - j) % 3
+
+
 @ludeme("sites Special")
 def sites_special(env: Env, name: str) -> Region:
     """The special sites declared under `name` with (special ...).
