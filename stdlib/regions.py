@@ -246,7 +246,7 @@ def sites_phase(env: Env, phase: int) -> Region:
         return static(())
     colour = [lattice_colour(x, y, colours) for x, y in topo.xy]
     a1 = min(range(topo.size), key=lambda s: (topo.xy[s][1], topo.xy[s][0]))
-    return static(s for s in range(topo.size) if (colour[s] - colour[a1]) % colours == phase)
+    return static([s for s in range(topo.size) if (colour[s] - colour[a1]) % colours == phase])
 
 
 def lattice_colour(x: float, y: float, colours: int) -> int:
