@@ -52,7 +52,7 @@ COMPASS_NAMES = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
 SIDE_NAMES = COMPASS_NAMES | {"Forward", "Backward"}
 ROLE_NAMES = frozenset({"Mover", "Next", "Prev", "Neutral"})
 ROLES_NAMES = frozenset({"Mover", "Next", "Prev", "All", "Neutral"})
-SITE_NAMES = frozenset({"To", "From", "Site"})
+SITE_NAMES = frozenset({"To", "From", "Site", "LastTo", "LastFrom"})
 CELL_NAMES = frozenset({"Empty", "Friend", "Enemy", "Occupied", "Any", "EmptyOrEnemy", "Own"})
 
 # Literal types.

@@ -134,7 +134,10 @@ class Compiler:
                 return lambda ctx: NEUTRAL
             return _coerce(fn, ROLE, expected)
         if expected.name in ("Site", "Region"):
-            fn = {"To": _to, "From": _from, "Site": _site}[name]
+            if name in ("LastTo", "LastFrom") and env is not None:
+                env.uses_last = True
+            fn = {"To": _to, "From": _from, "Site": _site, "LastTo": _last_to,
+                  "LastFrom": _last_from}[name]
             return _coerce(fn, SITE, expected)
         raise AssertionError(f"constant {name} for {expected}")
 
@@ -189,6 +192,17 @@ def _from(ctx: Ctx) -> int:
 
 def _site(ctx: Ctx) -> int:
     return ctx.site
+
+
+def _last_to(ctx: Ctx) -> int:
+    """Where the last decision (of this turn, or the previous player's) put or moved a piece;
+    -1 before any."""
+    return ctx.state.last_to if ctx.state is not None else -1
+
+
+def _last_from(ctx: Ctx) -> int:
+    """Where the last decision moved a piece from; -1 if it moved none."""
+    return ctx.state.last_from if ctx.state is not None else -1
 
 
 # Ludemes may read these markers to read the context's site directly (a speed-up only).

@@ -33,13 +33,14 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "verdicts", "track", "trial", "_moves", "_empty")
+                 "verdicts", "track", "trial", "last_to", "last_from", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
                  last: tuple[int, ...] | None = None, turn: int = 0,
                  turn_all_pass: bool = True, hands: tuple[int, ...] = (),
-                 memory: tuple[Any, ...] = (), phase: int = 0) -> None:
+                 memory: tuple[Any, ...] = (), phase: int = 0, last_to: int = -1,
+                 last_from: int = -1) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -55,6 +56,10 @@ class State:
         self.hands = hands  # pieces in hand per role (-1: not counted); () if no role counts
         self.memory = memory  # one value per env.memories entry (None: nothing remembered)
         self.phase = phase  # index of the game's current stage (phases)
+        # Where the last decision put or moved a piece, and where from (-1: none); kept only
+        # for games that read them (LastTo, LastFrom).
+        self.last_to = last_to
+        self.last_from = last_from
         self._moves: list[Move] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
         # Placement verdicts of filters that say what they read, kept for the next position:
@@ -373,7 +378,8 @@ class Game:
         new = State(self, list(state.board), state.to_move, step=state.step,
                     passes=state.passes, swapped=state.swapped, last=state.last,
                     turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
-                    memory=state.memory, phase=state.phase, pie_open=state.pie_open)
+                    memory=state.memory, phase=state.phase, pie_open=state.pie_open,
+                    last_to=state.last_to, last_from=state.last_from)
         new.result, new.reason = state.result, state.reason
         if state._empty is not None:
             new._empty = list(state._empty)
@@ -395,6 +401,9 @@ class Game:
         last_step = len(steps) - 1
         self._make(state, move.changes)
         changed = move.changed
+        if self.env.uses_last and move.kind != "pass":
+            state.last_to = move.sites[-1] if move.sites else -1
+            state.last_from = move.sites[0] if move.kind == "move" else -1
         step = state.step + 1
         if step <= last_step and not steps[step][0]:
             effects = Ctx(board, mover, state, self.env, self.owner)

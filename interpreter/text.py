@@ -14,29 +14,38 @@ YES = ("yes", "true", "on", "1")
 NO = ("no", "false", "off", "0")
 
 
-def row_indents(game: Game) -> list[int]:
-    """Spaces before each row, so hex rows show their half-cell offsets."""
-    topo = game.env.topology
-    firsts = [topo.xy[row[0]][0] for row in topo.rows]
-    low = min(firsts)
-    return [round(2 * (x - low)) for x in firsts]
-
-
 def symbol_table(game: Game) -> list[str]:
     return [".", *(p.symbol for p in game.env.pieces)]
 
 
+def site_columns(game: Game) -> list[int]:
+    """The text column of each site: two characters per unit of x, so that square rows are
+    single-spaced, hex rows show their half-cell offsets, and the gaps between the points of a
+    board of points show as spaces (every row keeps its place on the grid)."""
+    xs = [x for x, _ in game.env.topology.xy]
+    low = min(xs)
+    return [round(2 * (x - low)) for x in xs]
+
+
 def render_board(game: Game, board: list[int]) -> list[str]:
+    """The board's rows, top first: each site's symbol in its column (see site_columns), at
+    least one space after the one before it."""
     symbols = symbol_table(game)
     special = game.env.special_symbol
     topo = game.env.topology
+    columns = site_columns(game)
 
     def cell(s: int) -> str:
         v = board[s]
         return special[s] if v == EMPTY and s in special else symbols[v]
 
-    return [" " * indent + " ".join(cell(s) for s in row)
-            for indent, row in zip(row_indents(game), topo.rows, strict=True)]
+    lines = []
+    for row in topo.rows:
+        line = ""
+        for s in row:
+            line += " " * max(columns[s] - len(line), 1 if line else 0) + cell(s)
+        lines.append(line)
+    return lines
 
 
 def render_position(game: Game, state: State) -> str:
@@ -48,6 +57,12 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"decision: {decision_number(game, state)}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
+    if game.env.uses_last:
+        names = game.sites
+        if state.last_to >= 0:
+            lines.append(f"last to: {names[state.last_to]}")
+        if state.last_from >= 0:
+            lines.append(f"last from: {names[state.last_from]}")
     if game.pie and state.pie_open != default_pie(game, state.board, state.to_move,
                                                   state.swapped):
         lines.append(f"pie: {'yes' if state.pie_open else 'no'}")
@@ -156,6 +171,13 @@ def parse_position(game: Game, text: str) -> State:
                 raise PositionError(f"line {keys[key][0]}: {role}'s pieces are not counted in "
                                     "this game")
             hands[r] = _int_key(keys, key, 0, 0, 10**6)
+    last = {}
+    for key in ("last to", "last from"):
+        if key in keys and game.env.uses_last:
+            number, value = keys.pop(key)
+            if value not in game.env.topology.index:
+                raise PositionError(f"line {number}: {key}: no site {value!r} on this board")
+            last[key] = game.env.topology.index[value]
     memory = []
     for mem in game.env.memories:
         if mem.key in keys:
@@ -169,12 +191,14 @@ def parse_position(game: Game, text: str) -> State:
     if keys:
         key, (number, _) = next(iter(keys.items()))
         keywords = ["mover", "phase", "decision", "passes", "pie", "swapped"]
+        keywords += ["last to", "last from"] if game.env.uses_last else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
-                  memory=tuple(memory), phase=phase)
+                  memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
+                  last_from=last.get("last from", -1))
     if step:  # in the middle of a turn: the end conditions are judged when the turn ends
         return state
     return game.settle(state, game.previous(to_move))

@@ -376,6 +376,48 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
     return kinded(generate, "move")
 
 
+@ludeme("slide")
+def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
+          from_: Region | None = None, if_: Cond | None = None,
+          unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces (or those on the `from:` sites) any distance in a
+    straight line in one of the directions, over empty sites, stopping on one that holds
+    `to:` (Empty by default, as an Amazons queen; EmptyOrEnemy also lets it stop on the
+    first piece in its way if that is an enemy's, capturing it, as a chess rook). Pieces and
+    special sites block the way. Written `from-to`.
+
+    (slide Orthogonal to:EmptyOrEnemy)"""
+    from stdlib.logic import cell_test
+
+    dirs = env.resolve_dirs(directions)
+    rays = env.topology.rays
+    target = cell_test(env, to)
+    no_piece = env.no_piece
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        ds = dirs(mover) if callable(dirs) else dirs
+        origins = from_(ctx) if from_ is not None else range(len(board))
+        out: list[Move] = []
+        for s in origins:
+            v = board[s]
+            if owner[v] != mover:
+                continue
+            for d in ds:
+                for t in rays[d][s]:
+                    if t in no_piece:
+                        break
+                    if target(ctx, t):
+                        accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
+                               from_hand=False)
+                        if ctx.probe and out:
+                            return out
+                    if board[t] != EMPTY:
+                        break
+        return out
+    return kinded(generate, "move")
+
+
 @ludeme("pass")
 def pass_(env: Env) -> Moves:
     """The single move `pass`: the mover does nothing. Usually last in a (first-of ...), so a

@@ -232,6 +232,33 @@ def sites_column(env: Env, *columns: int) -> Region:
     return static([s for s in range(topo.size) if topo.col_of[s] + 1 in columns])
 
 
+@ludeme("sites Slide")
+def sites_slide(env: Env, start: SiteExpr, directions: Direction = "All") -> Region:
+    """The empty sites in a straight line from the start site in one of the directions, up to
+    the first piece, special site or edge in the way: where a piece on the start site could
+    slide (see slide), or where it could shoot (an Amazons arrow). None if the start is no
+    site (LastTo before any move).
+
+    (place (sites Slide LastTo All) piece:"Arrow")"""
+    dirs = env.absolute_dirs(directions)
+    rays = [env.topology.rays[d] for d in dirs]
+    no_piece = env.no_piece
+
+    def region(ctx: Ctx) -> list[int]:
+        s = start(ctx)
+        if s < 0:
+            return []
+        board = ctx.board
+        out = []
+        for ray in rays:
+            for t in ray[s]:
+                if board[t] != EMPTY or t in no_piece:
+                    break
+                out.append(t)
+        return out
+    return region
+
+
 @ludeme("sites Phase")
 def sites_phase(env: Env, phase: int) -> Region:
     """The sites of one colour of the board's colouring in which neighbours differ: a

@@ -250,6 +250,9 @@ class Env:
     trackers: list[Tracker] = field(default_factory=list)
     # Compile-time structures ludemes share, by name (e.g. the bit layout of the board).
     shared: dict[str, Any] = field(default_factory=dict)
+    # Does the game read where the last decision moved (LastTo, LastFrom)? Then positions
+    # keep it, and position text says it.
+    uses_last: bool = False
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context
