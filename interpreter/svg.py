@@ -1,14 +1,17 @@
-"""Pictures of positions: an SVG drawing of any state on a square or hex board.
+"""Pictures of positions: an SVG drawing of any state on a square, hex or points board.
 
 Cells are squares or hexagons centred on the topology's `xy` coordinates (hex neighbours are
-one unit apart); pieces are circles in their role's colour (a neutral colour for pieces no
-role owns; terrain under a piece tints its cell); special sites such as Mineway's mine get a
-marker; coordinates are written around the board (and in the empty cells of hex boards,
-whose letters count from each row's left end); the sites changed by the last turn are
-outlined when known.
+one unit apart); on a board of points (Morris, Alquerque) the lines joining the points are
+drawn and each point is a small circle, one grid unit being a cell; pieces are circles in
+their role's colour (a neutral colour for pieces no role owns; terrain under a piece tints its
+cell); special sites such as Mineway's mine get a marker; coordinates are written around the
+board (and in the empty cells of hex boards, whose letters count from each row's left end);
+the sites changed by the last turn are outlined when known.
 
 Every element has a class, so a picture can be restyled or checked: `cell`, `terrain`,
-`piece`, `symbol`, `special`, `last`, `coord`, `status`. Pieces carry `data-site` and `data-piece`.
+`piece`, `symbol`, `special`, `last`, `coord`, `status`; on a board of points also `board`
+(the background), `edge` (a line joining two points, with `data-from` and `data-to`) and
+`point` (each point, a circle of class `cell point`). Pieces carry `data-site` and `data-piece`.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     env = game.env
     topo = env.topology
     hexes = topo.shape == "hex"
+    points = topo.shape == "graph"  # a board of points joined by lines
     radius = cell / math.sqrt(3) if hexes else cell / 2  # centre to corner (hex: to tip)
     half_w = cell / 2
     half_h = radius if hexes else cell / 2
@@ -85,6 +89,10 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
 
     def shape(s: int, scale: float = 1.0) -> list[tuple[float, float]]:
         cx, cy = centres[s]
+        if points:  # a circle's worth of polygon around a point (for tiles and outlines)
+            r = cell * 0.45 * scale
+            return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+                    for a in range(0, 360, 15)]
         if hexes:
             r = radius * scale
             return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
@@ -104,13 +112,32 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     special_name = {s: name for name, sites in env.specials.items() for s in sites}
     board = state.board
 
+    if points:  # the board, the lines joining the points, and the points
+        pad = cell / 2
+        out.append(f'<rect class="board" x="{_num(min(xs) - pad)}" y="{_num(min(ys) - pad)}" '
+                   f'width="{_num(max(xs) - min(xs) + 2 * pad)}" '
+                   f'height="{_num(max(ys) - min(ys) + 2 * pad)}" fill="{BOARD}"/>')
+        for d in topo.directions:
+            for s, t in enumerate(topo.step[d]):
+                if t > s:  # each line once, from the site read first
+                    (x1, y1), (x2, y2) = centres[s], centres[t]
+                    out.append(f'<line class="edge" data-from="{topo.names[s]}" '
+                               f'data-to="{topo.names[t]}" x1="{_num(x1)}" y1="{_num(y1)}" '
+                               f'x2="{_num(x2)}" y2="{_num(y2)}" stroke="{LINE}" '
+                               f'stroke-width="{_num(cell * 0.06)}"/>')
+
     # Cells, tinted by terrain under a piece.
     for s in range(topo.size):
         v = board[s]
         terrain = env.pieces[v - 1].on if v != EMPTY else EMPTY
-        out.append(f'<polygon class="cell" data-site="{topo.names[s]}" '
-                   f'points="{_points(shape(s))}" fill="{BOARD}" stroke="{LINE}" '
-                   'stroke-width="1"/>')
+        if points:
+            x, y = centres[s]
+            out.append(f'<circle class="cell point" data-site="{topo.names[s]}" '
+                       f'cx="{_num(x)}" cy="{_num(y)}" r="{_num(cell * 0.12)}" fill="{LINE}"/>')
+        else:
+            out.append(f'<polygon class="cell" data-site="{topo.names[s]}" '
+                       f'points="{_points(shape(s))}" fill="{BOARD}" stroke="{LINE}" '
+                       'stroke-width="1"/>')
         if terrain != EMPTY:
             out.append(f'<polygon class="terrain" points="{_points(shape(s, 0.92))}" '
                        f'fill="{colours[terrain - 1]}"><title>'
@@ -121,6 +148,7 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
         font = _num(cell * 0.3)
         for row in topo.rows:
             x, y = centres[row[0]]
+            x = min(xs) if points else x  # a row of points may start right of the board's edge
             number = topo.names[row[0]].lstrip("abcdefghijklmnopqrstuvwxyz")
             out.append(f'<text class="coord" x="{_num(x - half_w - cell * 0.15)}" '
                        f'y="{_num(y + cell * 0.1)}" font-size="{font}" fill="{LINE}" '
@@ -134,8 +162,12 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
                                f'font-size="{small}" fill="#b5aa92" text-anchor="middle">'
                                f"{topo.names[s]}</text>")
         else:
-            for s in topo.rows[-1]:
-                x, y = centres[s]
+            # Below each column: a square board's bottom row; a board of points, every
+            # column that has a point, under the lowest row.
+            columns = {centres[s][0]: s for s in range(topo.size)} if points else \
+                {centres[s][0]: s for s in topo.rows[-1]}
+            for x, s in sorted(columns.items()):
+                y = max(ys)
                 letter = topo.names[s].rstrip("0123456789")
                 out.append(f'<text class="coord" x="{_num(x)}" '
                            f'y="{_num(y + half_h + cell * 0.4)}" font-size="{font}" '
@@ -182,6 +214,12 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     # The last turn.
     marked = state.last if last is None else tuple(last)
     for s in sorted(set(marked or ())):
+        if points:
+            x, y = centres[s]
+            out.append(f'<circle class="last" data-site="{topo.names[s]}" cx="{_num(x)}" '
+                       f'cy="{_num(y)}" r="{_num(cell * 0.43)}" fill="none" '
+                       f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')
+            continue
         out.append(f'<polygon class="last" data-site="{topo.names[s]}" '
                    f'points="{_points(shape(s, 0.86))}" fill="none" '
                    f'stroke="{LAST}" stroke-width="{_num(cell * 0.08)}"/>')

@@ -13,6 +13,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     connectivity,
     effects,
     geometry,
+    graphboards,
     history,
     logic,
     moves,

@@ -309,7 +309,10 @@ class Topology:
         )
 
     def perimeter(self) -> frozenset[int]:
-        """Sites missing a neighbour in some direction of the lattice: those on the edge."""
+        """Sites missing a neighbour in some direction of the lattice: those on the edge (on
+        a board of points, those on its outline)."""
+        if self.shape == "graph":
+            return frozenset().union(*self.sides.values())
         dirs = self.orthogonal_dirs() if self.shape == "hex" else self.directions
         adj = self.neighbours(dirs)
         return frozenset(s for s in range(self.size) if len(adj[s]) < len(dirs))
@@ -335,7 +338,12 @@ class Topology:
         """Each corner by the compass point it faces: the sum of the directions in which it has
         no neighbour (a square's a1 is SW; a hexhex board has corners E, NE, NW, W, SW, SE; a
         triangle N, SW, SE), listed from E counter-clockwise. Two corners facing the same way
-        (a board one cell wide) share no name: the name is left out."""
+        (a board one cell wide) share no name: the name is left out. A board of points names
+        the corners of its outline itself."""
+        given = self.graph.graph.get("corners")
+        if given is not None:
+            return {name: self.index[self.graph.nodes[node]["name"]]
+                    for name, node in given.items()}
         vectors: dict[str, tuple[float, float]] = {}
         for d in self.directions:  # each direction's displacement, measured on the board
             pairs = [(s, t) for s, t in enumerate(self.step[d]) if t != -1]

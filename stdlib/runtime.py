@@ -400,6 +400,8 @@ class Env:
             if not dirs:
                 self.error(f"this {topo.shape} board has no diagonal directions")
             return dirs
+        if name == "Adjacent" and topo.shape == "graph":
+            return topo.directions  # every line of a board of points joins neighbours
         if name in ("Adjacent", "All"):
             return topo.orthogonal_dirs() + topo.diagonal_dirs() if name == "All" \
                 else topo.orthogonal_dirs()
