@@ -202,7 +202,9 @@ class Game:
                           memory=(None,) * len(self.env.memories))
             start.empty_sites()
             start.track = [tracker.build(start.board) for tracker in self.env.trackers]
-            self._start_state = start
+            # Judged as from_text judges a position: as if the role before the first had just
+            # moved (a start where the first player cannot move may already be lost).
+            self._start_state = self.settle(start, self.previous(self.first))
         return self._successor(self._start_state)
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
@@ -318,7 +320,19 @@ class Game:
         for m in legal:
             if m.sites == sites and m.kind == kind:
                 return m
+        if kind == "place":  # a group of one site is written as a placement
+            for m in legal:
+                if m.sites == sites and m.kind == "multi":
+                    return m
+            if ("multi", sites) in self._refusals(state):
+                key = ("multi", sites)
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
+
+    def _refusals(self, state: State) -> dict[Any, str]:
+        """Why each refused candidate move of the position was refused, by move key."""
+        explain: dict[Any, str] = {}
+        self.generate(state, explain)
+        return explain
 
     def why_illegal(self, state: State, key: tuple[str, tuple[int, ...]]) -> str:
         kind, sites = key

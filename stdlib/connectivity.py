@@ -370,8 +370,8 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
     """True when `role`'s pieces form a ring: a closed chain (each piece adjacent to the next by
     the `by:` relation) around at least one site, whatever that site holds — empty, an enemy
     piece or one of the role's own. A ring may run along the edge of the board, but the sites
-    it surrounds cannot reach the edge. After a move, only rings through the sites it changed
-    are looked for (a ring the position already had would have been seen then).
+    it surrounds cannot reach the edge. For the mover, after a move, only rings through the
+    sites it changed are looked for (a ring it had before would have been seen then).
 
     (if (ring Mover) (win Mover))"""
     topo = env.topology
@@ -437,8 +437,9 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
     def test(ctx: Ctx) -> bool:
         r = ctx.mover if is_mover else role(ctx)
         board, owner = ctx.board, ctx.owner
-        if ctx.last is None:
+        recent = ctx.changed if ctx.changed is not None else ctx.last
+        if recent is None or r != ctx.mover:  # another role's ring may stand from before
             return anywhere(board, owner, r)
-        return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in ctx.last)
+        return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in recent)
     test.why = "a ring"  # type: ignore[attr-defined]
     return test

@@ -24,8 +24,8 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
          directions: Direction = "All", exact: bool = False) -> Cond:
     """True when `role` (by default the mover) has `length` or more pieces in a row along one
     of the board's lines (all directions, or only the given ones); with exact:true, exactly
-    `length` — a longer row (an overline) does not count. After a move, only rows through the
-    sites it changed are looked at.
+    `length` — a longer row (an overline) does not count. For the mover, after a move, only
+    rows through the sites it changed are looked at.
 
     (if (line 5 exact:true) (win Mover))"""
     allowed = set(env.absolute_dirs(directions))
@@ -35,7 +35,10 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
     def test(ctx: Ctx) -> bool:
         board, owner = ctx.board, ctx.owner
         r = role(ctx) if role is not None else ctx.mover
-        candidates = ctx.last if ctx.last is not None else range(len(board))
+        # A new row of the mover's passes through a site the move (or the turn) changed; any
+        # other role's row may have stood since its own turn: look everywhere.
+        recent = ctx.changed if ctx.changed is not None else ctx.last
+        candidates = recent if recent is not None and r == ctx.mover else range(len(board))
         for s in candidates:
             if owner[board[s]] != r:
                 continue

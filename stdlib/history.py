@@ -23,28 +23,28 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
     back, e.g. `forbidden: c7=A d7=C c6=C d6=A`.
 
     (no-restore ("Crosscut") (any-of (place-group 2) (exchange Orthogonal)))"""
-    per_site: list[list[tuple[int, ...]]] = [[] for _ in range(env.topology.size)]
-    lookup: dict[tuple[int, ...], Any] = {}
-    for w in windows(env, pattern):
-        sites = w.sites
-        lookup[sites] = w
-        for s in sites:
-            per_site[s].append(sites)
+    # Every placement of the pattern (a pattern may stand on the same sites in several
+    # orientations: each is a placement of its own), by the sites it covers.
+    placements = list(windows(env, pattern))
+    per_site: list[list[int]] = [[] for _ in range(env.topology.size)]
+    for i, w in enumerate(placements):
+        for s in w.sites:
+            per_site[s].append(i)
     names = env.names
     symbols = [".", *(p.symbol for p in env.pieces)]
     owner = env.owner
 
     def update(old: list[int], new: list[int], changed: tuple[int, ...], _: Any
                ) -> Restriction | None:
-        broken: list[tuple[tuple[int, int], ...]] = []
-        candidates: set[tuple[int, ...]] = set()
+        broken: set[tuple[tuple[int, int], ...]] = set()
+        candidates: set[int] = set()
         for s in changed:
             candidates.update(per_site[s])
-        for sites in sorted(candidates):
-            w = lookup[sites]
+        for i in candidates:
+            w = placements[i]
             if matches(w, old, owner) and not matches(w, new, owner):
-                broken.append(tuple((s, old[s]) for s in sites))
-        return tuple(broken) or None
+                broken.add(tuple((s, old[s]) for s in w.sites))
+        return tuple(sorted(broken)) or None
 
     def render(value: Restriction) -> str:
         return "; ".join(" ".join(f"{names[s]}={symbols[v]}" for s, v in window)
