@@ -12,8 +12,10 @@ failing game can be replayed alone.
 Translating moves is the only place where the two engines' conventions meet, and it is derived
 from geometry, never from tables: each `*_board` function below takes OpenSpiel's own cell
 coordinates (as its C++ sources define them: `open_spiel/games/hex/hex.cc`, `gomoku/gomoku.cc`,
-`havannah/havannah.cc`, `y/y.cc`) and names each cell the way ludeme's README names sites; it
-also lists OpenSpiel's adjacency, which a test compares with the ludeme board's graph.
+`havannah/havannah.cc`, `y/y.cc`, `clobber/clobber.cc`) and names each cell the way ludeme's
+README names sites; it also lists OpenSpiel's adjacency, which a test compares with the ludeme
+board's graph. An action that places a stone reads as its cell (`c3`); an action that moves a
+stone (Clobber: a cell and a direction) reads `from-to` (`c3-c4`), as the contract writes moves.
 
 Players are compared as *people*: OpenSpiel's player p is the person who moved p-th, for the
 whole game. In ludeme a role is a colour; the pie rule (`swap`) exchanges which person holds
@@ -23,6 +25,10 @@ mirror-image cell; Havannah: the first stone becomes the second player's). So on
 taken, ludeme's role index is OpenSpiel's player exchanged (role = player XOR swapped), and
 `ActionMap.after_swap` says how OpenSpiel's cells correspond to ludeme's sites from then on
 (Hex: the mirror image in the rhombus's short diagonal; Havannah: the same cells).
+
+A game can also be compared from a given position instead of the start (`lockstep` and `follow`
+take `start`, a ludeme state and the OpenSpiel state of the same position), to look at positions
+random play from the start rarely reaches.
 
 This module does not import pyspiel, so it loads where OpenSpiel is not installed; the tests that
 use it skip there.
@@ -128,6 +134,45 @@ def y_board(size: int) -> Board:
                   [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)])
 
 
+ORTHOGONAL = ((-1, 0), (0, 1), (1, 0), (0, -1))
+"""Clobber's directions 0 to 3 as (row, column) offsets, row 0 at the top: north, east, south,
+west (clobber.cc, kDirRowOffsets and kDirColumnOffsets)."""
+
+KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+"""The eight neighbours of a square cell, orthogonal and diagonal."""
+
+
+def rectangle_board(rows: int, columns: int,
+                    offsets: Iterable[tuple[int, int]] = ORTHOGONAL) -> Board:
+    """OpenSpiel `clobber` (clobber.cc): the cell in row r from the top (ToString labels it
+    rows - r) and column c from the left (labelled 'a' + c) is numbered r * columns + c, the
+    leading digits of its actions (see `clobber_action_map`); a stone moves to the four
+    orthogonal neighbours (`ORTHOGONAL`; pass `KING` for the eight neighbours of the ludeme
+    square grid). Ludeme's `rectangle` names the cell like chess: column letter, row number
+    from the bottom."""
+    cells = {r * columns + c: (r, c) for r in range(rows) for c in range(columns)}
+    return _board(cells, lambda r, c: site(c, rows - r), offsets)
+
+
+def clobber_action_map(rows: int, columns: int) -> ActionMap:
+    """OpenSpiel Clobber: action a moves the stone on cell (r, c) one step in direction d
+    (`ORTHOGONAL[d]`) onto an enemy stone, where (r, c, d) = UnrankActionMixedBase(a,
+    {rows, columns, 4}), i.e. a = (r * columns + c) * 4 + d (the last digit varies fastest).
+    In ludeme notation `from-to`. A step off the board names nothing (OpenSpiel never offers
+    it). OpenSpiel ranks actions over bases that must exceed 1: rows and columns >= 2."""
+    if rows < 2 or columns < 2:
+        raise ValueError(f"OpenSpiel's clobber needs at least 2 rows and 2 columns, "
+                         f"not {rows} x {columns}")
+    names = rectangle_board(rows, columns).sites
+    moves: dict[int, str] = {}
+    for cell, name in names.items():
+        r, c = divmod(cell, columns)
+        for d, (dr, dc) in enumerate(ORTHOGONAL):
+            if 0 <= r + dr < rows and 0 <= c + dc < columns:
+                moves[cell * len(ORTHOGONAL) + d] = f"{name}-{names[(r + dr) * columns + c + dc]}"
+    return ActionMap(moves)
+
+
 def ludeme_edges(game: Any) -> set[frozenset[str]]:
     """The adjacency of a ludeme game's board as unordered pairs of site names: `game.graph`
     (the public contract: site names as nodes or in a `name` attribute), or the compiled
@@ -154,7 +199,8 @@ def _same(action: int) -> int:
 class ActionMap:
     """How OpenSpiel's actions read in ludeme notation.
 
-    `sites` names the cell of each placement action. `swap_action(spiel_state)` is OpenSpiel's
+    `sites` is the notation of each action: the cell of a placement, `from-to` for an action
+    that moves a stone (the name is historical). `swap_action(spiel_state)` is OpenSpiel's
     pie-rule action in a position (ludeme `swap`), or None where there is none. Once the pie
     has been taken, `after_swap(action)` is the action whose cell in OpenSpiel's position
     corresponds to the site ludeme names for `action` (see the module docstring)."""
@@ -288,9 +334,10 @@ def compare(game: Any, spiel_game: Any, action_map: ActionMap, *, games: int, se
 
 
 def follow(game: Any, spiel_game: Any, action_map: ActionMap, moves: Iterable[str], *,
-           label: str = "") -> Lockstep:
+           label: str = "", start: tuple[Any, Any] | None = None) -> Lockstep:
     """Play the given moves (ludeme notation) through both engines, with the same checks as
-    `compare` at every position, and return where they stopped: to pin down a chosen line."""
+    `compare` at every position, and return where they stopped: to pin down a chosen line.
+    `start`: see `lockstep`."""
     script = list(moves)
 
     def choose(actions: list[int], names: list[str]) -> int | None:
@@ -303,7 +350,7 @@ def follow(game: Any, spiel_game: Any, action_map: ActionMap, moves: Iterable[st
         return names.index(move)
 
     end = lockstep(game, spiel_game, action_map, choose, label=label or game.name,
-                   where="a scripted game", max_plies=len(script) + 1)
+                   where="a scripted game", max_plies=len(script) + 1, start=start)
     if script:
         raise OracleMismatch(f"{label or game.name}: the game ended before the scripted moves "
                              f"{' '.join(script)}")
@@ -311,12 +358,17 @@ def follow(game: Any, spiel_game: Any, action_map: ActionMap, moves: Iterable[st
 
 
 def lockstep(game: Any, spiel_game: Any, action_map: ActionMap, choose: Chooser, *,
-             label: str, where: str, max_plies: int) -> Lockstep:
+             label: str, where: str, max_plies: int,
+             start: tuple[Any, Any] | None = None) -> Lockstep:
     """Play one game through both engines with `choose` picking the moves, checking at every
     position that they agree: whether the game is over, who moves, the legal moves; at the end,
-    the winner against OpenSpiel's returns."""
-    state = game.initial_state()
-    spiel_state = spiel_game.new_initial_state()
+    the winner against OpenSpiel's returns. `start`, if given, is where to begin instead of
+    the start position: a ludeme state and the OpenSpiel state of the same position (not
+    after a pie swap; neither is changed)."""
+    if start is None:
+        state, spiel_state = game.initial_state(), spiel_game.new_initial_state()
+    else:
+        state, spiel_state = start[0], start[1].clone()
     moves: list[str] = []
     swapped = False
     roles = tuple(game.players)
