@@ -16,6 +16,7 @@ from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
+from stdlib.history import board_hash
 from stdlib.runtime import EMPTY, Ctx, Env, Move
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
@@ -33,7 +34,8 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "verdicts", "track", "trial", "last_to", "last_from", "_moves", "_empty")
+                 "verdicts", "track", "trial", "last_to", "last_from", "zhash", "history",
+                 "seen", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -60,6 +62,11 @@ class State:
         # for games that read them (LastTo, LastFrom).
         self.last_to = last_to
         self.last_from = last_from
+        # In games that ask whether a position repeats: the board's Zobrist hash, the hashes
+        # of the boards after each turn so far (the start's first), and the same as a set.
+        self.zhash = 0
+        self.history: list[int] | None = None
+        self.seen: set[int] | None = None
         self._moves: list[Move] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
         # Placement verdicts of filters that say what they read, kept for the next position:
@@ -171,9 +178,72 @@ class Game:
         env.can_move = self._can_move  # type: ignore[attr-defined]
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
+        self._zobrist: list[list[int]] | None = env.shared.get("zobrist")
+        # Decisions followed by (forbid ...) steps: their moves are tried with those steps.
+        for phase_steps in self.turns:
+            for i, (is_decision, fn) in enumerate(phase_steps):
+                if is_decision:
+                    after = []
+                    for later_is_decision, later in phase_steps[i + 1:]:
+                        if later_is_decision:
+                            break
+                        after.append(later)
+                    if any(hasattr(step, "forbids") for step in after):
+                        phase_steps[i] = (True, self._forbidding(fn, after))
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
+
+    def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Callable[[Ctx], Any]]
+                    ) -> Callable[[Ctx], list[Move]]:
+        """The decision's moves, less those after which (with the automatic steps `after`,
+        in order, on a copy of the board) a (forbid ...) condition holds."""
+        def generate(ctx: Ctx) -> list[Move]:
+            # All the candidates: a generator asked only whether some move exists (probe)
+            # would stop at its first, which may be forbidden.
+            probe, ctx.probe = ctx.probe, False
+            try:
+                candidates = decision(ctx)
+            finally:
+                ctx.probe = probe
+            out = []
+            for move in candidates:
+                reason = None if move.kind == "pass" else self._forbidden(ctx, move, after)
+                if reason is None:
+                    out.append(move)
+                    if probe:
+                        break
+                elif ctx.explain is not None:
+                    ctx.explain.setdefault(move.key, reason)
+            return out
+
+        generate.kinds = getattr(decision, "kinds", None)  # type: ignore[attr-defined]
+        return generate
+
+    def _forbidden(self, ctx: Ctx, move: Move, after: list[Callable[[Ctx], Any]]
+                   ) -> str | None:
+        """Why a forbid step refuses `move` (tried on a copy of ctx's board), or None."""
+        from stdlib.moves import refusal
+
+        board = list(ctx.board)
+        for s, v in move.changes:
+            board[s] = v
+        trial = Ctx(board, ctx.mover, ctx.state, self.env, self.owner)
+        trial.to = move.sites[-1] if move.sites else -1
+        trial.frm = move.sites[0] if move.kind == "move" else -1
+        changed = move.changed
+        for step in after:
+            trial.last = changed
+            condition = getattr(step, "forbids", None)
+            if condition is not None:
+                if condition(trial):
+                    return refusal(condition, held=True)
+                continue
+            effect = step(trial)
+            for s, v in effect:
+                board[s] = v
+            changed += tuple(s for s, _ in effect)
+        return None
 
     @functools.cached_property
     def graph(self) -> nx.Graph:
@@ -205,7 +275,16 @@ class Game:
             # Judged as from_text judges a position: as if the role before the first had just
             # moved (a start where the first player cannot move may already be lost).
             self._start_state = self.settle(start, self.previous(self.first))
+            self.begin_history(start)
         return self._successor(self._start_state)
+
+    def begin_history(self, state: State) -> None:
+        """Start the position history of a state with its own board (for games that keep one:
+        see (repeated ...))."""
+        if self._zobrist is not None:
+            state.zhash = board_hash(self._zobrist, state.board)
+            state.history = [state.zhash]
+            state.seen = {state.zhash}
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -383,6 +462,9 @@ class Game:
                             memory=(None,) * len(self.env.memories), phase=state.phase)
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
+            if state.history is not None:
+                swapped.zhash, swapped.history = state.zhash, list(state.history)
+                swapped.seen = set(state.seen)  # type: ignore[arg-type]
             return swapped
         return self._advance(self._successor(state), move)
 
@@ -395,6 +477,10 @@ class Game:
                     memory=state.memory, phase=state.phase, pie_open=state.pie_open,
                     last_to=state.last_to, last_from=state.last_from)
         new.result, new.reason = state.result, state.reason
+        if state.history is not None:
+            new.zhash = state.zhash
+            new.history = list(state.history)
+            new.seen = set(state.seen)  # type: ignore[arg-type]
         if state._empty is not None:
             new._empty = list(state._empty)
         if state.verdicts:
@@ -459,7 +545,11 @@ class Game:
                     state.to_move = phase.next(ending)  # type: ignore[operator]
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
-        return self.settle(state, (state.to_move - 1) % roles, ctx)
+        self.settle(state, (state.to_move - 1) % roles, ctx)
+        if state.history is not None:
+            state.history.append(state.zhash)
+            state.seen.add(state.zhash)  # type: ignore[union-attr]
+        return state
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
         """Make `changes` on the state's board, keeping its hands, empty sites and trackers'
@@ -471,11 +561,14 @@ class Game:
         no_piece = self.no_piece
         track = state.track
         trackers = self.env.trackers
+        zobrist = self._zobrist
         for s, v in changes:
             old = board[s]
             if old == v:
                 continue
             board[s] = v
+            if zobrist is not None:
+                state.zhash ^= zobrist[s][old] ^ zobrist[s][v]
             if empty is not None:
                 if old == EMPTY:
                     del empty[bisect.bisect_left(empty, s)]  # the list is in site order

@@ -199,9 +199,10 @@ def parse_position(game: Game, text: str) -> State:
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
                   last_from=last.get("last from", -1))
-    if step:  # in the middle of a turn: the end conditions are judged when the turn ends
-        return state
-    return game.settle(state, game.previous(to_move))
+    if not step:  # in the middle of a turn, the end conditions are judged when it ends
+        game.settle(state, game.previous(to_move))
+    game.begin_history(state)
+    return state
 
 
 def _int_key(keys: dict[str, tuple[int, str]], name: str, default: int, low: int,

@@ -443,3 +443,40 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
         return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in recent)
     test.why = "a ring"  # type: ignore[attr-defined]
     return test
+
+
+@ludeme("sites Surrounded")
+def sites_surrounded(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Region:
+    """The sites of `role`'s pieces in chains (pieces adjacent by the `by:` relation) that
+    touch no empty site: chains without a liberty, which Go captures. A special site, where no
+    piece ever stands, is no liberty.
+
+    (remove (sites Surrounded Next))"""
+    adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    no_piece = env.no_piece
+
+    def region(ctx: Ctx) -> list[int]:
+        r = role(ctx)
+        board, owner = ctx.board, ctx.owner
+        seen: set[int] = set()
+        out: list[int] = []
+        for start, v in enumerate(board):
+            if owner[v] != r or start in seen:
+                continue
+            chain = [start]
+            seen.add(start)
+            free = False
+            i = 0
+            while i < len(chain):
+                for t in adjacency[chain[i]]:
+                    u = board[t]
+                    if u == EMPTY:
+                        free = free or t not in no_piece
+                    elif owner[u] == r and t not in seen:
+                        seen.add(t)
+                        chain.append(t)
+                i += 1
+            if not free:
+                out.extend(chain)
+        return sorted(out)
+    return region

@@ -41,6 +41,22 @@ def state_hand(ctx: Ctx, role: int) -> int:
     return int(hands[role])
 
 
+@ludeme("forbid")
+def forbid(condition: Cond) -> Effect:
+    """A turn step that changes nothing but forbids the turn's last decision when the
+    condition holds after it and the automatic steps before this one: "a move is illegal if
+    afterwards ...". The decision's moves are tried with those steps; a move after which the
+    condition holds is not legal, and the condition's description is the reason. Declining
+    (pass) is never forbidden.
+
+    (play (place (sites Empty)) (remove (sites Surrounded Next))
+          (forbid (named "suicide" (> (count (sites Surrounded Mover)) 0))))"""
+    def effect(ctx: Ctx) -> Changes:
+        return ()
+    effect.forbids = condition  # type: ignore[attr-defined]
+    return effect
+
+
 @ludeme("remove")
 def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
     """Take off the board every piece on the region's sites where the condition holds (judged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -9,7 +10,7 @@ from stdlib.moves import kinded
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Memory, Move
-from stdlib.types import Moves, Pattern
+from stdlib.types import Cond, Moves, Pattern
 
 Restriction = tuple[tuple[tuple[int, int], ...], ...]  # windows as ((site, value), ...)
 
@@ -72,10 +73,16 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
                    for window in restriction)
 
     def generate(ctx: Ctx) -> Sequence[Move]:
-        candidates = moves(ctx)
         restriction = ctx.state.memory[slot] if ctx.state is not None else None
         if not restriction:
-            return candidates
+            return moves(ctx)
+        # All the candidates: asked only whether some move exists (probe), the generators
+        # would stop at their first, which may be the one forbidden.
+        probe, ctx.probe = ctx.probe, False
+        try:
+            candidates = moves(ctx)
+        finally:
+            ctx.probe = probe
         allowed = []
         touched = {s for window in restriction for s, _ in window}
         for m in candidates:
@@ -88,3 +95,56 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
                 allowed.append(m)
         return allowed
     return kinded(generate, moves)
+
+
+def zobrist(env: Env) -> list[list[int]]:
+    """The game's table of random 64-bit keys, one per site and board value (0 for an empty
+    site), shared by every ludeme that hashes positions: a board's hash is the XOR of its
+    sites' keys. Made once per game, from a fixed seed, so hashes are the same every run."""
+    table = env.shared.get("zobrist")
+    if table is None:
+        rng = random.Random(0x1D_E4E)
+        values = len(env.pieces) + 1
+        table = [[0] + [rng.getrandbits(64) for _ in range(values - 1)]
+                 for _ in range(env.topology.size)]
+        env.shared["zobrist"] = table
+        env.uses_history = True
+    return table
+
+
+def board_hash(table: Sequence[Sequence[int]], board: Sequence[int]) -> int:
+    """The Zobrist hash of a board."""
+    h = 0
+    for s, v in enumerate(board):
+        if v:
+            h ^= table[s][v]
+    return h
+
+
+@ludeme("repeated")
+def repeated(env: Env, *, last: int | None = None) -> Cond:
+    """True when the board is one that stood earlier in this game (after an earlier turn, or at
+    the start): positional superko, forbidden with (forbid (repeated)). With last:N, only the
+    last N positions count, the present one included: (forbid (repeated last:2)) is the simple
+    ko rule, which forbids taking back at once what the opponent just took. A turn that changed
+    nothing (a pass) repeats nothing. Positions keep the hashes of the boards they come from
+    (a position read from text starts a new history).
+
+    (forbid (named "ko" (repeated last:2)))"""
+    table = zobrist(env)
+    if last is not None and last < 1:
+        env.error("last: needs 1 or more")
+
+    def test(ctx: Ctx) -> bool:
+        state = ctx.state
+        if state is None or state.history is None:
+            return False
+        if ctx.changed is None and ctx.last is not None and not ctx.last:
+            return False  # a pass
+        board = ctx.board
+        h = state.zhash if board is state.board and not state.trial else board_hash(table, board)
+        if last is None:
+            return h in state.seen
+        return h in state.history[-last:]
+    test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
+    return test

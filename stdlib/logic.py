@@ -623,3 +623,25 @@ def in_hand(role: RoleExpr) -> IntExpr:
             return 0
         return max(0, int(hands[role(ctx)]))
     return count
+
+
+@ludeme("*")
+def mul(first: IntExpr, *others: IntExpr) -> IntExpr:
+    """The product of the numbers.
+
+    (* 2 #size #size)"""
+    def product(ctx: Ctx) -> int:
+        out = first(ctx)
+        for o in others:
+            out *= o(ctx)
+        return out
+    return product
+
+
+@ludeme("turns")
+def turns() -> IntExpr:
+    """The number of turns played so far in the game (passes included; read after a turn, that
+    turn included).
+
+    (if (>= (turns) 200) (draw))"""
+    return lambda ctx: int(ctx.state.turn) if ctx.state is not None else 0

@@ -253,6 +253,8 @@ class Env:
     # Does the game read where the last decision moved (LastTo, LastFrom)? Then positions
     # keep it, and position text says it.
     uses_last: bool = False
+    # Do positions keep the hashes of the boards they come from ((repeated ...))?
+    uses_history: bool = False
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context

@@ -297,6 +297,53 @@ def draw() -> ResultExpr:
     return lambda ctx: DRAW
 
 
+@ludeme("most-area")
+def most_area(env: Env, *, extra: list[float] | None = None,
+              by: Direction = "Adjacent") -> ResultExpr:
+    """Result by area scoring: a role's area is its pieces plus the empty sites enclosed by
+    them alone (each connected stretch of empty sites, by the `by:` relation, whose bordering
+    pieces all belong to that role), plus its `extra:` points (komi: `extra:{0 7.5}` gives the
+    second role 7.5). The largest area wins; a tie is a draw.
+
+    (if (all-passed) (most-area extra:{0 7.5}))"""
+    n = len(env.roles)
+    bonus = list(extra or [])
+    if len(bonus) > n:
+        env.error(f"extra: lists {len(bonus)} numbers for {n} roles")
+    bonus += [0.0] * (n - len(bonus))
+    adjacency = env.topology.neighbours(env.absolute_dirs(by))
+    no_piece = env.no_piece
+
+    def result(ctx: Ctx) -> int:
+        board, owner = ctx.board, ctx.owner
+        score = list(bonus)
+        seen: set[int] = set()
+        for s, v in enumerate(board):
+            o = owner[v]
+            if o >= 0:
+                score[o] += 1
+            elif v == 0 and s not in seen and s not in no_piece:
+                region = [s]
+                seen.add(s)
+                bordering: set[int] = set()
+                i = 0
+                while i < len(region):
+                    for t in adjacency[region[i]]:
+                        u = board[t]
+                        if u == 0 and t not in seen and t not in no_piece:
+                            seen.add(t)
+                            region.append(t)
+                        elif owner[u] >= 0:
+                            bordering.add(owner[u])
+                    i += 1
+                if len(bordering) == 1:
+                    score[bordering.pop()] += len(region)
+        best = max(score)
+        winners = [r for r, c in enumerate(score) if c == best]
+        return winners[0] if len(winners) == 1 else DRAW
+    return result
+
+
 @ludeme("most-pieces")
 def most_pieces() -> ResultExpr:
     """Result: the role with the most pieces on the board wins; a tie for most is a draw.
