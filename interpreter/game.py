@@ -35,14 +35,14 @@ class State:
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "last_to", "last_from", "zhash", "history",
-                 "seen", "_moves", "_empty")
+                 "seen", "scores", "undo", "before", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
                  last: tuple[int, ...] | None = None, turn: int = 0,
                  turn_all_pass: bool = True, hands: tuple[int, ...] = (),
                  memory: tuple[Any, ...] = (), phase: int = 0, last_to: int = -1,
-                 last_from: int = -1) -> None:
+                 last_from: int = -1, scores: tuple[int, ...] = ()) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -65,8 +65,13 @@ class State:
         # In games that ask whether a position repeats: the board's Zobrist hash, the hashes
         # of the boards after each turn so far (the start's first), and the same as a set.
         self.zhash = 0
+        self.scores = scores  # per role, in games that keep scores; () otherwise
         self.history: list[int] | None = None
         self.seen: set[int] | None = None
+        # With a history: what the sites the turn in progress changed held before it, and
+        # the sites the last turn changed with what they held before it ((site, value), ...).
+        self.undo: dict[int, int] = {}
+        self.before: tuple[tuple[int, int], ...] = ()
         self._moves: list[Move] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
         # Placement verdicts of filters that say what they read, kept for the next position:
@@ -269,7 +274,8 @@ class Game:
             # Made once: its empty sites and trackers' data are copied into every new game.
             start = State(self, list(self.start), self.first,
                           hands=self.default_hands(self.start),
-                          memory=(None,) * len(self.env.memories))
+                          memory=(None,) * len(self.env.memories),
+                          scores=(0,) * len(self.players) if self.env.uses_scores else ())
             start.empty_sites()
             start.track = [tracker.build(start.board) for tracker in self.env.trackers]
             # Judged as from_text judges a position: as if the role before the first had just
@@ -278,13 +284,21 @@ class Game:
             self.begin_history(start)
         return self._successor(self._start_state)
 
-    def begin_history(self, state: State) -> None:
-        """Start the position history of a state with its own board (for games that keep one:
-        see (repeated ...))."""
+    def begin_history(self, state: State,
+                      before: tuple[tuple[int, int], ...] = ()) -> None:
+        """Start the position history of a state (for games that keep one: see (repeated
+        ...)) with its own board, after the board before the last turn when `before` gives
+        the sites that turn changed and what they held."""
         if self._zobrist is not None:
             state.zhash = board_hash(self._zobrist, state.board)
             state.history = [state.zhash]
-            state.seen = {state.zhash}
+            if before:
+                earlier = list(state.board)
+                for s, v in before:
+                    earlier[s] = v
+                state.history.insert(0, board_hash(self._zobrist, earlier))
+            state.seen = set(state.history)
+            state.before = before
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -459,7 +473,8 @@ class Game:
             swapped = State(self, list(state.board), state.to_move, step=0, passes=0,
                             pie_open=False, swapped=not state.swapped, last=(),
                             turn=state.turn, hands=state.hands,
-                            memory=(None,) * len(self.env.memories), phase=state.phase)
+                            memory=(None,) * len(self.env.memories), phase=state.phase,
+                            scores=state.scores)
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
             if state.history is not None:
@@ -475,12 +490,14 @@ class Game:
                     passes=state.passes, swapped=state.swapped, last=state.last,
                     turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
                     memory=state.memory, phase=state.phase, pie_open=state.pie_open,
-                    last_to=state.last_to, last_from=state.last_from)
+                    last_to=state.last_to, last_from=state.last_from,
+                    scores=state.scores)
         new.result, new.reason = state.result, state.reason
         if state.history is not None:
             new.zhash = state.zhash
             new.history = list(state.history)
             new.seen = set(state.seen)  # type: ignore[arg-type]
+            new.undo, new.before = dict(state.undo), state.before
         if state._empty is not None:
             new._empty = list(state._empty)
         if state.verdicts:
@@ -497,6 +514,8 @@ class Game:
         board = state.board
         before = list(board) if state.memory else board
         state._moves = None
+        if state.history is not None and state.step == 0:
+            state.undo = {}
         steps = self.turns[state.phase]
         last_step = len(steps) - 1
         self._make(state, move.changes)
@@ -505,6 +524,7 @@ class Game:
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if move.kind == "move" else -1
         step = state.step + 1
+        again = False
         if step <= last_step and not steps[step][0]:
             effects = Ctx(board, mover, state, self.env, self.owner)
             effects.to = move.sites[-1] if move.sites else -1
@@ -512,9 +532,18 @@ class Game:
             while step <= last_step and not steps[step][0]:
                 effects.hands = state.hands
                 effects.last = changed
-                effect = steps[step][1](effects)
-                self._make(state, effect)
-                changed += tuple(s for s, _ in effect)
+                run = steps[step][1]
+                if hasattr(run, "score"):
+                    role, amount = run.score
+                    scores = list(state.scores)
+                    scores[role(effects)] += amount(effects)
+                    state.scores = tuple(scores)
+                elif hasattr(run, "again"):
+                    again = again or bool(run.again(effects))
+                else:
+                    effect = run(effects)
+                    self._make(state, effect)
+                    changed += tuple(s for s, _ in effect)
                 step += 1
         if state.memory:
             state.memory = tuple([mem.update(before, board, changed, value) for mem, value
@@ -526,7 +555,7 @@ class Game:
             state.step = step
             return state
         roles = self.roles
-        state.to_move = (mover + 1) % roles
+        state.to_move = mover if again else (mover + 1) % roles
         state.step = 0
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
@@ -549,6 +578,9 @@ class Game:
         if state.history is not None:
             state.history.append(state.zhash)
             state.seen.add(state.zhash)  # type: ignore[union-attr]
+            state.before = tuple((s, old) for s, old in sorted(state.undo.items())
+                                 if board[s] != old)
+            state.undo = {}
         return state
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
@@ -569,6 +601,8 @@ class Game:
             board[s] = v
             if zobrist is not None:
                 state.zhash ^= zobrist[s][old] ^ zobrist[s][v]
+                if state.history is not None:
+                    state.undo.setdefault(s, old)
             if empty is not None:
                 if old == EMPTY:
                     del empty[bisect.bisect_left(empty, s)]  # the list is in site order

@@ -57,6 +57,15 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"decision: {decision_number(game, state)}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
+    if state.before and game.env.uses_history:
+        symbols = symbol_table(game)
+        lines.append("before: " + " ".join(f"{game.sites[s]}={symbols[v]}"
+                                           for s, v in state.before))
+    if game.env.uses_turns and state.turn:
+        lines.append(f"turns: {state.turn}")
+    for role, points in zip(game.players, state.scores, strict=False):
+        if points:
+            lines.append(f"score {role}: {points}")
     if game.env.uses_last:
         names = game.sites
         if state.last_to >= 0:
@@ -171,6 +180,24 @@ def parse_position(game: Game, text: str) -> State:
                 raise PositionError(f"line {keys[key][0]}: {role}'s pieces are not counted in "
                                     "this game")
             hands[r] = _int_key(keys, key, 0, 0, 10**6)
+    before: list[tuple[int, int]] = []
+    if "before" in keys and game.env.uses_history:
+        number, value = keys.pop("before")
+        glyphs = symbol_table(game)
+        for item in value.split():
+            name, eq, symbol = item.partition("=")
+            if not eq or name not in game.env.topology.index or symbol not in glyphs:
+                raise PositionError(f"line {number}: before: write each site as site=symbol, "
+                                    f"e.g. c4=. (not {item!r})")
+            before.append((game.env.topology.index[name], glyphs.index(symbol)))
+    turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
+    scores = [0] * len(game.players) if game.env.uses_scores else []
+    for r, role in enumerate(game.players):
+        key = f"score {role}".lower()
+        if key in keys:
+            if not scores:
+                raise PositionError(f"line {keys[key][0]}: this game keeps no scores")
+            scores[r] = _int_key(keys, key, 0, -10**9, 10**9)
     last = {}
     for key in ("last to", "last from"):
         if key in keys and game.env.uses_last:
@@ -192,16 +219,19 @@ def parse_position(game: Game, text: str) -> State:
         key, (number, _) = next(iter(keys.items()))
         keywords = ["mover", "phase", "decision", "passes", "pie", "swapped"]
         keywords += ["last to", "last from"] if game.env.uses_last else []
+        keywords += [f"score {role}" for role in game.players] if scores else []
+        keywords += ["before"] if game.env.uses_history else []
+        keywords += ["turns"] if game.env.uses_turns else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
-                  last_from=last.get("last from", -1))
+                  last_from=last.get("last from", -1), scores=tuple(scores), turn=turn)
     if not step:  # in the middle of a turn, the end conditions are judged when it ends
         game.settle(state, game.previous(to_move))
-    game.begin_history(state)
+    game.begin_history(state, tuple(sorted(before)))
     return state
 
 

@@ -14,6 +14,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     effects,
     geometry,
     graphboards,
+    gridlines,
     history,
     logic,
     moves,

@@ -639,9 +639,10 @@ def mul(first: IntExpr, *others: IntExpr) -> IntExpr:
 
 
 @ludeme("turns")
-def turns() -> IntExpr:
+def turns(env: Env) -> IntExpr:
     """The number of turns played so far in the game (passes included; read after a turn, that
     turn included).
 
     (if (>= (turns) 200) (draw))"""
+    env.uses_turns = True
     return lambda ctx: int(ctx.state.turn) if ctx.state is not None else 0

@@ -255,6 +255,10 @@ class Env:
     uses_last: bool = False
     # Do positions keep the hashes of the boards they come from ((repeated ...))?
     uses_history: bool = False
+    # Do roles have scores ((add-score ...), (score ...))?
+    uses_scores: bool = False
+    # Does the game read the number of turns played ((turns))? Position text then says it.
+    uses_turns: bool = False
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from stdlib.effects import Effect
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
-from stdlib.types import Cond
+from stdlib.types import Cond, IntExpr, ResultExpr, RoleExpr
 
 
 @ludeme("all-passed")
@@ -18,3 +19,59 @@ def all_passed(env: Env) -> Cond:
         return bool(ctx.state.passes >= n)
     test.why = "every player passed in succession"  # type: ignore[attr-defined]
     return test
+
+
+@ludeme("move-again")
+def move_again(condition: Cond) -> Effect:
+    """A turn step: when the condition holds (after the turn's steps before this one), the
+    mover takes another turn instead of passing play on (Dots and Boxes: completing a box).
+
+    (play (place (sites Empty) piece:"Line") (move-again (> (closed-cells To) 0)))"""
+    def effect(ctx: Ctx) -> tuple[tuple[int, int], ...]:
+        return ()
+    effect.again = condition  # type: ignore[attr-defined]
+    return effect
+
+
+@ludeme("add-score")
+def add_score(env: Env, role: RoleExpr, amount: IntExpr) -> Effect:
+    """A turn step: adds the amount (which may be negative) to the role's score. Scores start
+    at 0; conditions read them with (score ROLE), and position text writes them as
+    `score ROLE: N` when they are not 0.
+
+    (add-score Mover (closed-cells To))"""
+    env.uses_scores = True
+
+    def effect(ctx: Ctx) -> tuple[tuple[int, int], ...]:
+        return ()
+    effect.score = (role, amount)  # type: ignore[attr-defined]
+    return effect
+
+
+@ludeme("score")
+def score(env: Env, role: RoleExpr) -> IntExpr:
+    """A role's score (see add-score).
+
+    (if (>= (score Mover) 5) (win Mover))"""
+    env.uses_scores = True
+
+    def value(ctx: Ctx) -> int:
+        scores = ctx.state.scores if ctx.state is not None else ()
+        return int(scores[role(ctx)]) if scores else 0
+    return value
+
+
+@ludeme("most-score")
+def most_score(env: Env) -> ResultExpr:
+    """Result: the role with the highest score wins; a tie for highest is a draw.
+
+    (if (full) (most-score))"""
+    env.uses_scores = True
+
+    def result(ctx: Ctx) -> int:
+        scores = list(ctx.state.scores) if ctx.state is not None and ctx.state.scores \
+            else [0] * len(env.roles)
+        best = max(scores)
+        winners = [r for r, s in enumerate(scores) if s == best]
+        return winners[0] if len(winners) == 1 else -1  # DRAW
+    return result

@@ -200,3 +200,20 @@ def test_repeated_sees_every_earlier_board_or_only_the_last(rule, back_allowed):
     state = game.initial_state().play("a1-b1").play("d1-c1").play("b1-a1")
     assert ("c1-d1" in moves(state)) is back_allowed  # d1 again: the start position
     assert "c1-b1" in moves(state)
+
+
+def test_the_ko_survives_the_position_text():
+    game = go()
+    taken = game.from_text(pos(KO)).play("c4")
+    text = taken.to_text()
+    assert "before: b4=W c4=." in text  # the board before the capture, as far as it differed
+    again = game.from_text(text)
+    assert again.to_text() == text
+    assert "b4" not in moves(again)
+
+
+def test_the_turn_count_survives_the_position_text():
+    game = go(size=2, openspiel=True)
+    state = game.initial_state().play("a1").play("pass")
+    assert "turns: 2" in state.to_text()
+    assert game.from_text(state.to_text()).to_text() == state.to_text()
