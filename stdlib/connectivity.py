@@ -449,19 +449,25 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
 def sites_surrounded(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Region:
     """The sites of `role`'s pieces in chains (pieces adjacent by the `by:` relation) that
     touch no empty site: chains without a liberty, which Go captures. A special site, where no
-    piece ever stands, is no liberty.
+    piece ever stands, is no liberty. After a move, only the chains through or next to the
+    sites it changed are looked at: only their liberties can have changed.
 
     (remove (sites Surrounded Next))"""
     adjacency = env.topology.neighbours(env.absolute_dirs(by))
     no_piece = env.no_piece
+    # Per site, the site and its neighbours: where chains a change can affect stand.
+    near = [(s, *adjacency[s]) for s in range(env.topology.size)]
 
     def region(ctx: Ctx) -> list[int]:
         r = role(ctx)
         board, owner = ctx.board, ctx.owner
+        recent = ctx.changed if ctx.changed is not None else ctx.last
+        starts: Collection[int] = range(len(board)) if recent is None else \
+            sorted({t for s in recent for t in near[s]})
         seen: set[int] = set()
         out: list[int] = []
-        for start, v in enumerate(board):
-            if owner[v] != r or start in seen:
+        for start in starts:
+            if owner[board[start]] != r or start in seen:
                 continue
             chain = [start]
             seen.add(start)
