@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from interpreter.game import Game, State
 from interpreter.text import decision_number, render_board
+
+NAME = re.compile(r"[a-z]+[0-9]+")  # a site named by column letters and row number
 
 
 def draw(game: Game, state: State) -> str:
@@ -15,9 +19,13 @@ def draw(game: Game, state: State) -> str:
     width = len(str(nrows))
     longest = max(len(r) for r in rows)
     lines = []
+    named_by_dots = not all(NAME.fullmatch(n) for n in topo.names)  # a grid of lines: a1b1
     for r, text in enumerate(rows):
-        line = f"{nrows - r:>{width}} {text}"
-        if topo.shape != "square":
+        line = f"{nrows - r:>{width}} {text}" if not named_by_dots else text
+        if named_by_dots:  # each row's first and last site, by name
+            first, last = (topo.names[s] for s in (topo.rows[r][0], topo.rows[r][-1]))
+            line = f"{line:<{longest}}   {first} … {last}"
+        elif topo.shape != "square":
             first, last = (_letters(topo.names[s]) for s in (topo.rows[r][0], topo.rows[r][-1]))
             line = f"{line:<{longest + width + 1}}   {first}-{last}"
         lines.append(line.rstrip())
@@ -32,6 +40,16 @@ def _letters(name: str) -> str:
 
 
 def status(game: Game, state: State) -> str:
+    """What a person needs to know besides the board: who moves (or how the game ended), and
+    the scores in games that keep them."""
+    scores = ""
+    if state.scores:
+        scores = " Scores: " + ", ".join(f"{role} {points}" for role, points
+                                         in zip(game.players, state.scores, strict=True)) + "."
+    return _status(game, state) + scores
+
+
+def _status(game: Game, state: State) -> str:
     if state.is_over:
         if state.winner is None:
             return f"Game over: a draw ({state.reason})."

@@ -121,3 +121,15 @@ def _boxes_closed_by(line: str, drawn: set[str], columns: int, rows: int) -> int
             if line in sides and sides <= drawn:
                 count += 1
     return count
+
+
+def test_scores_show_in_the_repl_status_and_the_picture():
+    from interpreter.display import status
+    from interpreter.svg import render_svg
+
+    g = dab()
+    state = g.initial_state()
+    for line in ("a1b1", "a1a2", "b1b2", "a2b2"):
+        state = state.play(line)
+    assert status(g, state) == "Second to move. Scores: First 0, Second 1."
+    assert "Scores: First 0, Second 1." in render_svg(state)
