@@ -349,31 +349,7 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
     EmptyOrEnemy either). Written `from-to`.
 
     (step Forwards to:Empty)"""
-    from stdlib.logic import cell_test
-
-    dirs = env.resolve_dirs(directions)
-    steps = env.topology.step
-    target = cell_test(env, to)
-    no_piece = env.no_piece
-
-    def generate(ctx: Ctx) -> list[Move]:
-        board, owner, mover = ctx.board, ctx.owner, ctx.mover
-        ds = dirs(mover) if callable(dirs) else dirs
-        origins = from_(ctx) if from_ is not None else range(len(board))
-        out: list[Move] = []
-        for s in origins:
-            v = board[s]
-            if owner[v] != mover:
-                continue
-            for d in ds:
-                t = steps[d][s]
-                if t == -1 or t in no_piece or not target(ctx, t):
-                    continue
-                accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out, from_hand=False)
-                if ctx.probe and out:
-                    return out
-        return out
-    return kinded(generate, "move")
+    return straight_moves(env, directions, to, from_, if_, unless, reach=1)
 
 
 @ludeme("slide")
@@ -387,10 +363,19 @@ def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
     special sites block the way. Written `from-to`.
 
     (slide Orthogonal to:EmptyOrEnemy)"""
+    return straight_moves(env, directions, to, from_, if_, unless, reach=None)
+
+
+def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
+                   if_: Cond | None, unless: Cond | None, reach: int | None) -> Moves:
+    """The moves of step (reach 1) and slide (any reach): a mover's piece goes in a straight
+    line over empty sites and stops on a site holding `to:`; the first piece or special site
+    in its way ends the line (a piece there may be taken, if `to:` allows)."""
     from stdlib.logic import cell_test
 
     dirs = env.resolve_dirs(directions)
-    rays = env.topology.rays
+    # Per direction, per site, the sites in reach along the line.
+    lines = {d: tuple(ray[:reach] for ray in rays) for d, rays in env.topology.rays.items()}
     target = cell_test(env, to)
     no_piece = env.no_piece
 
@@ -404,7 +389,7 @@ def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
             if owner[v] != mover:
                 continue
             for d in ds:
-                for t in rays[d][s]:
+                for t in lines[d][s]:
                     if t in no_piece:
                         break
                     if target(ctx, t):
