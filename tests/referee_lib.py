@@ -13,7 +13,7 @@ NE (x+1, y+1), NW (x-1, y+1), SE (x+1, y-1) and SW (x-1, y-1).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -329,3 +329,37 @@ def game_text(pos: Position, play: str = "(place (sites Empty))", end: str = "(i
         sections.append(start)
     sections += [f"(play {play})", f"(end {end})"]
     return '(game "Referee"\n  ' + "\n  ".join(sections) + ")\n"
+
+
+# -- shared by the referee tests -----------------------------------------------------------------
+
+CondFn = Callable[["Position", int, Cell], bool]
+
+KINDS = ["Empty", "Occupied", "Friend", "Enemy", "EmptyOrEnemy"]
+
+
+def sites_list(names: set[str]) -> str:
+    """A (sites {...}) form naming the sites, in order."""
+    return "(sites {" + " ".join(f'"{n}"' for n in sorted(names)) + "})"
+
+
+def cell_holds(pos: Position, kind: str, c: Cell, who: int) -> bool:
+    """(is KIND c) for role `who`: neutral pieces are nobody's; a special site is empty (as
+    the engine has it: `(is Empty ...)` sees a special site's empty board value)."""
+    v = pos.content.get(c)
+    if v == SPECIAL:
+        v = None
+    o = pos.owner(c)
+    if kind == "Any":
+        return True
+    if kind == "Empty":
+        return v is None
+    if kind == "Occupied":
+        return v is not None
+    if kind == "Friend":
+        return o == who
+    if kind == "Enemy":
+        return o is not None and o != who
+    if kind == "EmptyOrEnemy":
+        return v is None or (o is not None and o != who)
+    raise AssertionError(kind)

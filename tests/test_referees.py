@@ -13,16 +13,20 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from referee_lib import (
     COMPASS,
+    KINDS,
     NEUTRALS,
     ROLE_NAMES,
     SPECIAL,
     Board,
     Cell,
+    CondFn,
     Position,
+    cell_holds,
     connected,
     game_text,
     has_ring,
     longest_runs,
+    sites_list,
 )
 
 from interpreter import parse_game
@@ -83,10 +87,6 @@ def judged(pos: Position, end: str, **kw: str) -> str | None:
     """The winner from_text finds for a game whose only end condition is `end`."""
     game = compiled(game_text(pos, end=end, **kw))
     return game.from_text(pos.text()).winner
-
-
-def sites_list(names: set[str]) -> str:
-    return "(sites {" + " ".join(f'"{n}"' for n in sorted(names)) + "})"
 
 
 # -- connected -------------------------------------------------------------------------------
@@ -387,31 +387,11 @@ def test_forward_sides_match_referee(data: st.DataObject) -> None:
 # filters are judged on the board after the move (stdlib/moves.py), end conditions with Mover
 # the role before the one to move.
 
-CondFn = Callable[[Position, int, Cell], bool]
 RegionFn = Callable[[Position, int], set[Cell]]
 
 
-def cell_holds(pos: Position, kind: str, c: Cell, who: int) -> bool:
-    """(is KIND c) for role `who`: neutral pieces are nobody's; a special site is empty (as
-    the engine has it: see the report on `(is Empty ...)` and `(sites Empty)`)."""
-    v = pos.content.get(c)
-    if v == SPECIAL:
-        v = None
-    o = pos.owner(c)
-    if kind == "Empty":
-        return v is None
-    if kind == "Occupied":
-        return v is not None and v != SPECIAL
-    if kind == "Friend":
-        return o == who
-    if kind == "Enemy":
-        return o is not None and o != who
-    if kind == "EmptyOrEnemy":
-        return v is None or (o is not None and o != who)
-    raise AssertionError(kind)
 
 
-KINDS = ["Empty", "Occupied", "Friend", "Enemy", "EmptyOrEnemy"]
 
 
 @st.composite

@@ -17,20 +17,23 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
 
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from referee_lib import (
+    KINDS,
     NEUTRALS,
     ROLE_NAMES,
     SPECIAL,
     Board,
     Cell,
+    CondFn,
     Position,
+    cell_holds,
     connected,
     game_text,
     longest_runs,
+    sites_list,
 )
 
 from interpreter import parse_game
@@ -103,10 +106,6 @@ def board_of(pos: Position, text: str) -> dict[Cell, str]:
 
 def judged(pos: Position, end: str, **kw: str) -> str | None:
     return compiled(game_text(pos, end=end, **kw)).from_text(pos.text()).winner
-
-
-def sites_list(names: set[str]) -> str:
-    return "(sites {" + " ".join(f'"{n}"' for n in sorted(names)) + "})"
 
 
 def present(board: Board) -> list[str]:
@@ -313,21 +312,10 @@ def test_forms_after_moves_matches_referee(data: st.DataObject) -> None:
 
 # -- conditions on sites (a small set, as in test_referees.py) -------------------------------
 
-CondFn = Callable[[Position, int, Cell], bool]
 
 
-def cell_holds(pos: Position, kind: str, c: Cell, who: int) -> bool:
-    v = pos.content.get(c)
-    if v == SPECIAL:
-        v = None
-    o = pos.owner(c)
-    return {"Empty": v is None, "Occupied": v is not None, "Friend": o == who,
-            "Enemy": o is not None and o != who,
-            "EmptyOrEnemy": v is None or (o is not None and o != who),
-            "Any": True}[kind]
 
 
-KINDS = ["Empty", "Occupied", "Friend", "Enemy", "EmptyOrEnemy"]
 
 
 @st.composite
