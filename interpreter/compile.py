@@ -280,6 +280,9 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         pieces.append(PieceType(neutral_piece.name, neutral_piece.symbol, NEUTRAL,
                                 len(pieces) + 1))
     by_name = {p.name: p.value for p in pieces}
+    for r, decl in enumerate(players.players):  # the roles' further kinds (a king, ...)
+        for kind_decl in decl.kinds:
+            pieces.append(PieceType(kind_decl.name, kind_decl.symbol, r, len(pieces) + 1))
     for r, decl in enumerate(players.players):
         if decl.on:
             terrain = by_name.get(decl.on)

@@ -41,6 +41,39 @@ def state_hand(ctx: Ctx, role: int) -> int:
     return int(hands[role])
 
 
+@ludeme("promote")
+def promote(env: Env, site: SiteExpr, kind: str, *, if_: Cond | None = None) -> Effect:
+    """A turn step: the piece on the site becomes its owner's piece of the named kind (a man
+    becomes a king), when the condition holds (judged with Site bound to the site). A site
+    that is empty, or holds a piece whose owner has no such kind, is left as it is.
+
+    (promote To "King" if:(in Site (sites Side Forward)))"""
+    owner = env.owner
+    target = []
+    for r in range(len(env.roles)):
+        values = [p.value for p in env.pieces if p.owner == r and p.name == kind]
+        target.append(values[0] if values else 0)
+    if not any(target):
+        env.error(f'no role owns a piece named "{kind}" (declare it with kinds:{{...}})')
+
+    def effect(ctx: Ctx) -> Changes:
+        s = site(ctx)
+        if s < 0:
+            return ()
+        o = owner[ctx.board[s]]
+        if o < 0 or not target[o] or ctx.board[s] == target[o]:
+            return ()
+        if if_ is not None:
+            saved, ctx.site = ctx.site, s
+            try:
+                if not if_(ctx):
+                    return ()
+            finally:
+                ctx.site = saved
+        return ((s, target[o]),)
+    return effect
+
+
 @ludeme("forbid")
 def forbid(condition: Cond) -> Effect:
     """A turn step that changes nothing but forbids the turn's last decision when the

@@ -547,19 +547,19 @@ def _reader(sites: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
 
 @ludeme("holds")
 def holds(env: Env, site: SiteExpr, piece: str) -> Cond:
-    """True when the site holds the named piece (and nothing on it).
+    """True when the site holds the named piece (and nothing on it); a kind several roles own
+    (each its "King") is any of them.
 
     (holds Site "Tile")"""
-    values = [p.value for p in env.pieces if p.name == piece]
+    values = frozenset(p.value for p in env.pieces if p.name == piece)  # every role's kind
     if not values:
         env.error(f'no piece named "{piece}" (pieces: {", ".join(p.name for p in env.pieces)})')
         return lambda ctx: False
-    (value,) = values
     said = (f'{where(site, env)} holds a "{piece}"', f'{where(site, env)} holds no "{piece}"')
     var = getattr(site, "site_var", None)
     if var is not None:  # a table, like (is ...): it combines with other cell tests
-        return describe(cell_table(env, var, lambda v, mover: v == value), *said)
-    return describe(lambda ctx: ctx.board[site(ctx)] == value, *said)
+        return describe(cell_table(env, var, lambda v, mover: v in values), *said)
+    return describe(lambda ctx: ctx.board[site(ctx)] in values, *said)
 
 
 @ludeme("some")

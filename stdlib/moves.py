@@ -12,7 +12,18 @@ from itertools import compress
 
 from stdlib.budget import MAX_GROUPS, Budget
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Chain, Ctx, Env, Listed, Move, Placements, Tracker, pass_move
+from stdlib.runtime import (
+    EMPTY,
+    NEUTRAL,
+    Chain,
+    Ctx,
+    Env,
+    Listed,
+    Move,
+    Placements,
+    Tracker,
+    pass_move,
+)
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
@@ -209,16 +220,44 @@ def outside(ctx: Ctx, region: Region, sites: Sequence[int]) -> None:
 
 
 def piece_value(env: Env, name: str | None) -> Callable[[Ctx], int]:
-    """The board value a placement puts down: the mover's own piece, or the named piece."""
+    """The board value a placement puts down: the mover's own piece, or the named piece — the
+    mover's kind of that name if it has one (each role may have its "King"), else the neutral
+    piece of that name."""
     if name is None:
         table = [env.piece_of(r) for r in range(len(env.roles))]
         return lambda ctx: table[ctx.mover]
-    for p in env.pieces:
-        if p.name == name:
-            value = p.value
-            return lambda ctx: value
-    env.error(f'no piece named "{name}" (pieces: {", ".join(p.name for p in env.pieces)})')
-    return lambda ctx: 0
+    found = [kind_value(env, r, name) for r in range(len(env.roles))]
+    if all(v is None for v in found):
+        env.error(f'no piece named "{name}" (pieces: '
+                  f'{", ".join(dict.fromkeys(p.name for p in env.pieces))})')
+        return lambda ctx: 0
+    missing = [env.roles[r] for r, v in enumerate(found) if v is None]
+    if missing:
+        env.error(f'{", ".join(missing)} has no piece named "{name}"')
+    values = [v or 0 for v in found]
+    return lambda ctx: values[ctx.mover]
+
+
+def kinds_named(env: Env, name: str | None) -> frozenset[int] | None:
+    """The board values of the pieces named `name`, whoever owns them (None for no name: any
+    piece)."""
+    if name is None:
+        return None
+    values = frozenset(p.value for p in env.pieces if p.name == name)
+    if not values:
+        env.error(f'no piece named "{name}" (pieces: '
+                  f'{", ".join(dict.fromkeys(p.name for p in env.pieces))})')
+    return values
+
+
+def kind_value(env: Env, role: int, name: str) -> int | None:
+    """The board value of `role`'s piece named `name`, or of the neutral piece of that name;
+    None if there is neither."""
+    for owner in (role, NEUTRAL):
+        for p in env.pieces:
+            if p.name == name and p.owner == owner:
+                return p.value
+    return None
 
 
 @ludeme("place")
@@ -343,31 +382,33 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
 
 @ludeme("step")
 def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Region | None = None,
-         if_: Cond | None = None, unless: Cond | None = None) -> Moves:
-    """Move one of the mover's pieces (or those on the `from:` sites) one site in one of the
-    directions, to a site holding `to:` (Empty by default; Enemy captures by replacement;
-    EmptyOrEnemy either). Written `from-to`.
+         of: str | None = None, if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces (or those on the `from:` sites; with of:, only its
+    pieces of that kind) one site in one of the directions, to a site holding `to:` (Empty by
+    default; Enemy captures by replacement; EmptyOrEnemy either). Written `from-to`.
 
     (step Forwards to:Empty)"""
-    return straight_moves(env, directions, to, from_, if_, unless, reach=1)
+    return straight_moves(env, directions, to, from_, if_, unless, reach=1, of=of)
 
 
 @ludeme("slide")
 def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
-          from_: Region | None = None, if_: Cond | None = None,
+          from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
           unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites) any distance in a
     straight line in one of the directions, over empty sites, stopping on one that holds
     `to:` (Empty by default, as an Amazons queen; EmptyOrEnemy also lets it stop on the
     first piece in its way if that is an enemy's, capturing it, as a chess rook). Pieces and
-    special sites block the way. Written `from-to`.
+    special sites block the way. With of:, only the mover's pieces of that kind move.
+    Written `from-to`.
 
     (slide Orthogonal to:EmptyOrEnemy)"""
-    return straight_moves(env, directions, to, from_, if_, unless, reach=None)
+    return straight_moves(env, directions, to, from_, if_, unless, reach=None, of=of)
 
 
 def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
-                   if_: Cond | None, unless: Cond | None, reach: int | None) -> Moves:
+                   if_: Cond | None, unless: Cond | None, reach: int | None,
+                   of: str | None = None) -> Moves:
     """The moves of step (reach 1) and slide (any reach): a mover's piece goes in a straight
     line over empty sites and stops on a site holding `to:`; the first piece or special site
     in its way ends the line (a piece there may be taken, if `to:` allows)."""
@@ -378,6 +419,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
     lines = {d: tuple(ray[:reach] for ray in rays) for d, rays in env.topology.rays.items()}
     target = cell_test(env, to)
     no_piece = env.no_piece
+    kinds = kinds_named(env, of)
 
     def generate(ctx: Ctx) -> list[Move]:
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
@@ -386,7 +428,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
         out: list[Move] = []
         for s in origins:
             v = board[s]
-            if owner[v] != mover:
+            if owner[v] != mover or (kinds is not None and v not in kinds):
                 continue
             for d in ds:
                 for t in lines[d][s]:

@@ -35,6 +35,7 @@ class PlayerDecl:
     sides: tuple[str, ...]
     supply: int
     on: str
+    kinds: tuple[PieceDecl, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
-           sides: list[Side] | None = None, supply: int = 0, on: str = "") -> PlayerT:
+           sides: list[Side] | None = None, supply: int = 0, on: str = "",
+           kinds: list[PieceT] | None = None) -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of
@@ -136,10 +138,13 @@ def player(name: str, *, symbol: str = "", forward: Direction | None = None,
     removed) returns to it, and a move needing more pieces than the hand holds is not legal.
     `on` names a neutral piece its pieces always stand on (a terrain, such as a tile): the
     symbol then means "this piece on that terrain", and a piece leaving a site leaves the
-    terrain behind.
+    terrain behind. `kinds` are further kinds of piece the role owns, each with its own name
+    and symbol (a king besides the men): `piece:` places one, `of:` moves only those, and
+    `(promote ...)` turns a piece into one; the role's first kind is named after the role.
 
-    (player "White" symbol:"W" forward:N)"""
-    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on)
+    (player "White" symbol:"w" forward:N kinds:{(piece "King" symbol:"W")})"""
+    return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on,
+                      tuple(kinds or ()))
 
 
 @ludeme("pieces")
