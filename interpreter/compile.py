@@ -269,7 +269,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         diagnostics.append(Diagnostic(sections["players"][0].span,
                                       "the players need one or more distinct names"))
     topology = Topology.from_graph(board.graph)
-    pieces = [PieceType(p.name, p.symbol, r, r + 1) for r, p in enumerate(players.players)]
+    pieces = [PieceType(p.piece or p.name, p.symbol, r, r + 1)
+              for r, p in enumerate(players.players)]
     extra_pieces: list[PieceType] = []
     if "pieces" in sections:
         neutral = bare.compile(sections["pieces"][0], SECTION)

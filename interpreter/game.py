@@ -35,7 +35,8 @@ class State:
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "last_to", "last_from", "zhash", "history",
-                 "seen", "scores", "undo", "before", "_moves", "_empty")
+                 "seen", "scores", "undo", "before", "quiet", "_moves",
+                 "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -66,6 +67,7 @@ class State:
         # of the boards after each turn so far (the start's first), and the same as a set.
         self.zhash = 0
         self.scores = scores  # per role, in games that keep scores; () otherwise
+        self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
         self.history: list[int] | None = None
         self.seen: set[int] | None = None
         # With a history: what the sites the turn in progress changed held before it, and
@@ -493,6 +495,7 @@ class Game:
                     last_to=state.last_to, last_from=state.last_from,
                     scores=state.scores)
         new.result, new.reason = state.result, state.reason
+        new.quiet = state.quiet
         if state.history is not None:
             new.zhash = state.zhash
             new.history = list(state.history)
@@ -518,17 +521,29 @@ class Game:
             state.undo = {}
         steps = self.turns[state.phase]
         last_step = len(steps) - 1
+        taken = 0
+        env = self.env
+        if env.uses_taken or env.uses_quiet:  # pieces of other roles the decision takes
+            owner = self.owner
+            for s, v in move.changes:
+                was = owner[board[s]]
+                if was >= 0 and was != mover and owner[v] != was:
+                    taken += 1
         self._make(state, move.changes)
         changed = move.changed
+        if env.uses_quiet:
+            state.quiet = 0 if taken else state.quiet + 1
         if self.env.uses_last and move.kind != "pass":
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if move.kind == "move" else -1
         step = state.step + 1
+        if hasattr(steps[state.step][1], "continues"):
+            # A decision of (continue ...): the steps after the turn's first decision again.
+            step = next(i for i, (is_decision, _) in enumerate(steps) if is_decision) + 1
         again = False
+        effects = None
         if step <= last_step and not steps[step][0]:
-            effects = Ctx(board, mover, state, self.env, self.owner)
-            effects.to = move.sites[-1] if move.sites else -1
-            effects.frm = move.sites[0] if move.kind == "move" else -1
+            effects = self._effects_ctx(state, move, mover, taken)
             while step <= last_step and not steps[step][0]:
                 effects.hands = state.hands
                 effects.last = changed
@@ -542,6 +557,8 @@ class Game:
                     again = again or bool(run.again(effects))
                 else:
                     effect = run(effects)
+                    if effect and hasattr(run, "promotes"):
+                        effects.promoted = True
                     self._make(state, effect)
                     changed += tuple(s for s, _ in effect)
                 step += 1
@@ -552,8 +569,12 @@ class Game:
         state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
         state.pie_open = False
         if step <= last_step:
-            state.step = step
-            return state
+            condition = getattr(steps[step][1], "continues", False)
+            if condition is False or self._continues(
+                    state, steps[step][1], condition,
+                    effects or self._effects_ctx(state, move, mover, taken)):
+                state.step = step
+                return state
         roles = self.roles
         state.to_move = mover if again else (mover + 1) % roles
         state.step = 0
@@ -582,6 +603,25 @@ class Game:
                                  if board[s] != old)
             state.undo = {}
         return state
+
+    def _effects_ctx(self, state: State, move: Move, mover: int, taken: int) -> Ctx:
+        """The context a turn's automatic steps are judged in, after the decision `move`."""
+        effects = Ctx(state.board, mover, state, self.env, self.owner)
+        effects.to = move.sites[-1] if move.sites else -1
+        effects.frm = move.sites[0] if move.kind == "move" else -1
+        effects.taken = taken
+        return effects
+
+    def _continues(self, state: State, moves: Callable[[Ctx], Any], condition: Any,
+                   effects: Ctx) -> bool:
+        """Does the turn go on with a (continue ...) decision: its condition holds (judged
+        after the turn's steps) and its moves offer something?"""
+        effects.last = state.last
+        if condition is not None and not condition(effects):
+            return False
+        probe = Ctx(state.board, state.to_move, state, self.env, self.owner)
+        probe.probe = True
+        return bool(moves(probe))
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
         """Make `changes` on the state's board, keeping its hands, empty sites and trackers'

@@ -61,6 +61,8 @@ def render_position(game: Game, state: State) -> str:
         symbols = symbol_table(game)
         lines.append("before: " + " ".join(f"{game.sites[s]}={symbols[v]}"
                                            for s, v in state.before))
+    if game.env.uses_quiet and state.quiet:
+        lines.append(f"without capture: {state.quiet}")
     if game.env.uses_turns and state.turn:
         lines.append(f"turns: {state.turn}")
     for role, points in zip(game.players, state.scores, strict=False):
@@ -191,6 +193,7 @@ def parse_position(game: Game, text: str) -> State:
                                     f"e.g. c4=. (not {item!r})")
             before.append((game.env.topology.index[name], glyphs.index(symbol)))
     turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
+    quiet = _int_key(keys, "without capture", 0, 0, 10**9) if game.env.uses_quiet else 0
     scores = [0] * len(game.players) if game.env.uses_scores else []
     for r, role in enumerate(game.players):
         key = f"score {role}".lower()
@@ -222,6 +225,7 @@ def parse_position(game: Game, text: str) -> State:
         keywords += [f"score {role}" for role in game.players] if scores else []
         keywords += ["before"] if game.env.uses_history else []
         keywords += ["turns"] if game.env.uses_turns else []
+        keywords += ["without capture"] if game.env.uses_quiet else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")
@@ -229,6 +233,7 @@ def parse_position(game: Game, text: str) -> State:
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
                   last_from=last.get("last from", -1), scores=tuple(scores), turn=turn)
+    state.quiet = quiet
     if not step:  # in the middle of a turn, the end conditions are judged when it ends
         game.settle(state, game.previous(to_move))
     game.begin_history(state, tuple(sorted(before)))

@@ -71,6 +71,7 @@ def promote(env: Env, site: SiteExpr, kind: str, *, if_: Cond | None = None) -> 
             finally:
                 ctx.site = saved
         return ((s, target[o]),)
+    effect.promotes = True  # type: ignore[attr-defined]
     return effect
 
 

@@ -445,6 +445,54 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
     return kinded(generate, "move")
 
 
+@ludeme("hop")
+def hop(env: Env, directions: Direction = "Adjacent", *, over: CellKind = "Enemy",
+        from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
+        unless: Cond | None = None) -> Moves:
+    """Jump one of the mover's pieces (or those on the `from:` sites; with of:, only its pieces
+    of that kind) over the neighbouring site in one of the directions, when that site holds
+    `over:` (an enemy piece by default), to the empty site just beyond; a piece jumped over is
+    taken off the board (the draughts capture). Written `from-to`, from the start to the
+    landing site.
+
+    (hop ForwardDiagonal of:"Man")"""
+    from stdlib.logic import cell_test
+
+    dirs = env.resolve_dirs(directions)
+    steps = env.topology.step
+    jumped = cell_test(env, over)
+    no_piece = env.no_piece
+    kinds = kinds_named(env, of)
+    names = env.names
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        ds = dirs(mover) if callable(dirs) else dirs
+        origins = from_(ctx) if from_ is not None else range(len(board))
+        out: list[Move] = []
+        for s in origins:
+            if s < 0:
+                continue
+            v = board[s]
+            if owner[v] != mover or (kinds is not None and v not in kinds):
+                continue
+            for d in ds:
+                t = steps[d][s]
+                if t == -1 or board[t] == EMPTY or not jumped(ctx, t):
+                    continue
+                u = steps[d][t]
+                if u == -1 or board[u] != EMPTY or u in no_piece:
+                    continue
+                taken = board[t]
+                changes = ((s, env.left_behind(v)), (t, env.left_behind(taken)), (u, v))
+                accept(ctx, Move("move", (s, u), changes, names), u, s, if_, unless, out,
+                       from_hand=False)
+                if ctx.probe and out:
+                    return out
+        return out
+    return kinded(generate, "move")
+
+
 @ludeme("pass")
 def pass_(env: Env) -> Moves:
     """The single move `pass`: the mover does nothing. Usually last in a (first-of ...), so a

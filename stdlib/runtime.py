@@ -259,6 +259,10 @@ class Env:
     uses_scores: bool = False
     # Does the game read the number of turns played ((turns))? Position text then says it.
     uses_turns: bool = False
+    # Does a turn step ask whether the last decision captured ((captured))?
+    uses_taken: bool = False
+    # Does the game count decisions without a capture ((moves-without-capture))?
+    uses_quiet: bool = False
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context
@@ -529,7 +533,7 @@ class Ctx:
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
     __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
-                 "last", "changed", "hands", "probe")
+                 "last", "changed", "hands", "probe", "taken", "promoted")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -547,3 +551,7 @@ class Ctx:
         self.hands: tuple[int, ...] | None = None  # hands, when they differ from state.hands
         # Only asking whether some move exists: generators may stop at the first they find.
         self.probe = False
+        # In a turn's automatic steps: the pieces the last decision took from other roles,
+        # and whether a (promote ...) step has changed a piece since it.
+        self.taken = 0
+        self.promoted = False

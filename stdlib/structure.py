@@ -36,6 +36,7 @@ class PlayerDecl:
     supply: int
     on: str
     kinds: tuple[PieceDecl, ...] = ()
+    piece: str = ""  # the name of the role's own piece (default: the role's name)
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
            sides: list[Side] | None = None, supply: int = 0, on: str = "",
-           kinds: list[PieceT] | None = None) -> PlayerT:
+           kinds: list[PieceT] | None = None, piece: str = "") -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of
@@ -140,11 +141,12 @@ def player(name: str, *, symbol: str = "", forward: Direction | None = None,
     symbol then means "this piece on that terrain", and a piece leaving a site leaves the
     terrain behind. `kinds` are further kinds of piece the role owns, each with its own name
     and symbol (a king besides the men): `piece:` places one, `of:` moves only those, and
-    `(promote ...)` turns a piece into one; the role's first kind is named after the role.
+    `(promote ...)` turns a piece into one. The role's own piece is named after the role, or
+    by `piece:` (e.g. "Man", so that of:"Man" means every role's men).
 
     (player "White" symbol:"w" forward:N kinds:{(piece "King" symbol:"W")})"""
     return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on,
-                      tuple(kinds or ()))
+                      tuple(kinds or ()), piece)
 
 
 @ludeme("pieces")

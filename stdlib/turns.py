@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from stdlib.effects import Effect
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
-from stdlib.types import Cond, IntExpr, ResultExpr, RoleExpr
+from stdlib.types import Cond, IntExpr, Moves, ResultExpr, RoleExpr
 
 
 @ludeme("all-passed")
@@ -31,6 +34,54 @@ def move_again(condition: Cond) -> Effect:
         return ()
     effect.again = condition  # type: ignore[attr-defined]
     return effect
+
+
+@ludeme("continue")
+def continue_(moves: Moves, *, if_: Cond | None = None) -> Moves:
+    """The last step of a turn: after the turn's other steps, while the condition holds and
+    the moves offer something, the mover makes another decision from the moves, and the
+    automatic steps after the turn's first decision run again (a multi-jump: one decision per
+    jump, LastTo the piece's site). Position text marks such a position with `decision:`.
+
+    (continue (hop Diagonal from:LastTo) if:(and (captured) (not (promoted))))"""
+    def generate(ctx: Ctx) -> Sequence[Any]:
+        return moves(ctx)
+    generate.continues = if_  # type: ignore[attr-defined]
+    generate.kinds = getattr(moves, "kinds", None)  # type: ignore[attr-defined]
+    return generate
+
+
+@ludeme("captured")
+def captured(env: Env) -> Cond:
+    """In a turn's steps: true when the turn's last decision took a piece of another role off
+    the board (a jump, or a capture by replacement).
+
+    (continue (hop Diagonal from:LastTo) if:(captured))"""
+    env.uses_taken = True
+    test = lambda ctx: ctx.taken > 0  # noqa: E731
+    test.why = "a piece was just captured"  # type: ignore[attr-defined]
+    return test
+
+
+@ludeme("promoted")
+def promoted() -> Cond:
+    """In a turn's steps: true when a (promote ...) step changed a piece since the turn's last
+    decision (a man just crowned, which ends a draughts move).
+
+    (continue (hop Diagonal from:LastTo) if:(and (captured) (not (promoted))))"""
+    test = lambda ctx: bool(ctx.promoted)  # noqa: E731
+    test.why = "a piece was just promoted"  # type: ignore[attr-defined]
+    return test
+
+
+@ludeme("moves-without-capture")
+def moves_without_capture(env: Env) -> IntExpr:
+    """How many decisions in a row, up to now, took no piece of another role (a draw rule
+    counts them); position text says it as `without capture: N`.
+
+    (if (>= (moves-without-capture) 40) (draw))"""
+    env.uses_quiet = True
+    return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
 
 
 @ludeme("add-score")
