@@ -17,7 +17,7 @@ from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash
-from stdlib.runtime import EMPTY, Ctx, Env, Move
+from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
 
@@ -156,6 +156,14 @@ class State:
         return None if v == EMPTY else self.game.env.pieces[v - 1].name
 
 
+def _copy_history(old: State, new: State) -> None:
+    """Give `new` its own copy of `old`'s position history (games that keep one)."""
+    if old.history is not None:
+        new.zhash, new.history = old.zhash, list(old.history)
+        new.seen = set(old.seen)  # type: ignore[arg-type]
+        new.undo, new.before = dict(old.undo), old.before
+
+
 class Game:
     """A compiled game: the static description (roles, board, options) and its rules."""
 
@@ -197,6 +205,12 @@ class Game:
                         after.append(later)
                     if any(hasattr(step, "forbids") for step in after):
                         phase_steps[i] = (True, self._forbidding(fn, after))
+        # Per phase, where the turn resumes after a (continue ...) decision (the step after
+        # the turn's first decision), or None where the turn has no such step.
+        self._resume: list[int | None] = [
+            next(i for i, (is_decision, _) in enumerate(steps) if is_decision) + 1
+            if any(hasattr(fn, "continues") for _, fn in steps) else None
+            for steps in self.turns]
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
@@ -206,19 +220,12 @@ class Game:
         """The decision's moves, less those after which (with the automatic steps `after`,
         in order, on a copy of the board) a (forbid ...) condition holds."""
         def generate(ctx: Ctx) -> list[Move]:
-            # All the candidates: a generator asked only whether some move exists (probe)
-            # would stop at its first, which may be forbidden.
-            probe, ctx.probe = ctx.probe, False
-            try:
-                candidates = decision(ctx)
-            finally:
-                ctx.probe = probe
             out = []
-            for move in candidates:
+            for move in every_move(decision, ctx):
                 reason = None if move.kind == "pass" else self._forbidden(ctx, move, after)
                 if reason is None:
                     out.append(move)
-                    if probe:
+                    if ctx.probe:
                         break
                 elif ctx.explain is not None:
                     ctx.explain.setdefault(move.key, reason)
@@ -419,15 +426,7 @@ class Game:
             for m in legal:
                 if m.sites == sites and m.kind == "multi":
                     return m
-            if ("multi", sites) in self._refusals(state):
-                key = ("multi", sites)
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
-
-    def _refusals(self, state: State) -> dict[Any, str]:
-        """Why each refused candidate move of the position was refused, by move key."""
-        explain: dict[Any, str] = {}
-        self.generate(state, explain)
-        return explain
 
     def why_illegal(self, state: State, key: tuple[str, tuple[int, ...]]) -> str:
         kind, sites = key
@@ -435,6 +434,8 @@ class Game:
         moves = self.generate(state, explain)
         if key in explain:
             return explain[key]
+        if kind == "place" and ("multi", sites) in explain:  # a group of one site
+            return explain[("multi", sites)]
         names = self.sites
         role = self.players[state.to_move]
         if kind == "swap":
@@ -479,9 +480,7 @@ class Game:
                             scores=state.scores)
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
-            if state.history is not None:
-                swapped.zhash, swapped.history = state.zhash, list(state.history)
-                swapped.seen = set(state.seen)  # type: ignore[arg-type]
+            _copy_history(state, swapped)
             return swapped
         return self._advance(self._successor(state), move)
 
@@ -496,11 +495,7 @@ class Game:
                     scores=state.scores)
         new.result, new.reason = state.result, state.reason
         new.quiet = state.quiet
-        if state.history is not None:
-            new.zhash = state.zhash
-            new.history = list(state.history)
-            new.seen = set(state.seen)  # type: ignore[arg-type]
-            new.undo, new.before = dict(state.undo), state.before
+        _copy_history(state, new)
         if state._empty is not None:
             new._empty = list(state._empty)
         if state.verdicts:
@@ -537,9 +532,9 @@ class Game:
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if move.kind == "move" else -1
         step = state.step + 1
-        if hasattr(steps[state.step][1], "continues"):
-            # A decision of (continue ...): the steps after the turn's first decision again.
-            step = next(i for i, (is_decision, _) in enumerate(steps) if is_decision) + 1
+        resume = self._resume[state.phase]
+        if resume is not None and hasattr(steps[state.step][1], "continues"):
+            step = resume  # after a (continue ...) decision: the turn's steps again
         again = False
         effects = None
         if step <= last_step and not steps[step][0]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.errors import PositionError
+from stdlib.history import read_cells, write_cells
 from stdlib.runtime import EMPTY
 
 if TYPE_CHECKING:
@@ -58,9 +59,7 @@ def render_position(game: Game, state: State) -> str:
     if state.passes:
         lines.append(f"passes: {state.passes}")
     if state.before and game.env.uses_history:
-        symbols = symbol_table(game)
-        lines.append("before: " + " ".join(f"{game.sites[s]}={symbols[v]}"
-                                           for s, v in state.before))
+        lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
     if game.env.uses_quiet and state.quiet:
         lines.append(f"without capture: {state.quiet}")
     if game.env.uses_turns and state.turn:
@@ -182,16 +181,13 @@ def parse_position(game: Game, text: str) -> State:
                 raise PositionError(f"line {keys[key][0]}: {role}'s pieces are not counted in "
                                     "this game")
             hands[r] = _int_key(keys, key, 0, 0, 10**6)
-    before: list[tuple[int, int]] = []
+    before: tuple[tuple[int, int], ...] = ()
     if "before" in keys and game.env.uses_history:
         number, value = keys.pop("before")
-        glyphs = symbol_table(game)
-        for item in value.split():
-            name, eq, symbol = item.partition("=")
-            if not eq or name not in game.env.topology.index or symbol not in glyphs:
-                raise PositionError(f"line {number}: before: write each site as site=symbol, "
-                                    f"e.g. c4=. (not {item!r})")
-            before.append((game.env.topology.index[name], glyphs.index(symbol)))
+        try:
+            before = read_cells(value, game.env.topology.index, symbol_table(game))
+        except ValueError as exc:
+            raise PositionError(f"line {number}: before: {exc}") from None
     turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
     quiet = _int_key(keys, "without capture", 0, 0, 10**9) if game.env.uses_quiet else 0
     scores = [0] * len(game.players) if game.env.uses_scores else []
@@ -236,7 +232,7 @@ def parse_position(game: Game, text: str) -> State:
     state.quiet = quiet
     if not step:  # in the middle of a turn, the end conditions are judged when it ends
         game.settle(state, game.previous(to_move))
-    game.begin_history(state, tuple(sorted(before)))
+    game.begin_history(state, before)
     return state
 
 

@@ -6,7 +6,17 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, SiteVerdicts, Tracker, ends_only, reads_of, with_reads
+from stdlib.runtime import (
+    EMPTY,
+    Ctx,
+    Env,
+    SiteVerdicts,
+    Tracker,
+    ends_only,
+    reads_of,
+    recent_sites,
+    with_reads,
+)
 from stdlib.types import Cond, Direction, Link, Region, Regions, Relation, RoleExpr, SiteExpr
 
 
@@ -437,7 +447,7 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
     def test(ctx: Ctx) -> bool:
         r = ctx.mover if is_mover else role(ctx)
         board, owner = ctx.board, ctx.owner
-        recent = ctx.changed if ctx.changed is not None else ctx.last
+        recent = recent_sites(ctx)
         if recent is None or r != ctx.mover:  # another role's ring may stand from before
             return anywhere(board, owner, r)
         return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in recent)
@@ -461,7 +471,7 @@ def sites_surrounded(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") ->
     def region(ctx: Ctx) -> list[int]:
         r = role(ctx)
         board, owner = ctx.board, ctx.owner
-        recent = ctx.changed if ctx.changed is not None else ctx.last
+        recent = recent_sites(ctx)
         starts: Collection[int] = range(len(board)) if recent is None else \
             sorted({t for s in recent for t in near[s]})
         seen: set[int] = set()

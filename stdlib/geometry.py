@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, reads_nothing, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, reads_nothing, recent_sites, with_reads
 from stdlib.types import Capture, Cond, Direction, IntExpr, Relation, RoleExpr, SiteExpr
 
 
@@ -37,7 +37,7 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
         r = role(ctx) if role is not None else ctx.mover
         # A new row of the mover's passes through a site the move (or the turn) changed; any
         # other role's row may have stood since its own turn: look everywhere.
-        recent = ctx.changed if ctx.changed is not None else ctx.last
+        recent = recent_sites(ctx)
         candidates = recent if recent is not None and r == ctx.mover else range(len(board))
         for s in candidates:
             if owner[board[s]] != r:

@@ -9,7 +9,7 @@ from typing import Any
 from stdlib.moves import kinded
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env, Memory, Move
+from stdlib.runtime import Ctx, Env, Memory, Move, every_move
 from stdlib.types import Cond, Moves, Pattern
 
 Restriction = tuple[tuple[tuple[int, int], ...], ...]  # windows as ((site, value), ...)
@@ -48,21 +48,11 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
         return tuple(sorted(broken)) or None
 
     def render(value: Restriction) -> str:
-        return "; ".join(" ".join(f"{names[s]}={symbols[v]}" for s, v in window)
-                         for window in value)
+        return "; ".join(write_cells(window, names, symbols) for window in value)
 
     def parse(text: str) -> Restriction | None:
-        windows_: list[tuple[tuple[int, int], ...]] = []
-        for part in text.split(";"):
-            cells = []
-            for item in part.split():
-                site, eq, symbol = item.partition("=")
-                if not eq or site not in env.topology.index or symbol not in symbols:
-                    raise ValueError(f"write each cell as site=symbol, e.g. c7=A (not {item!r})")
-                cells.append((env.topology.index[site], symbols.index(symbol)))
-            if cells:
-                windows_.append(tuple(sorted(cells)))
-        return tuple(windows_) or None
+        windows_ = [read_cells(part, env.topology.index, symbols) for part in text.split(";")]
+        return tuple(w for w in windows_ if w) or None
 
     slot = len(env.memories)
     env.memories.append(Memory("forbidden", update, render, parse))
@@ -76,13 +66,7 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
         restriction = ctx.state.memory[slot] if ctx.state is not None else None
         if not restriction:
             return moves(ctx)
-        # All the candidates: asked only whether some move exists (probe), the generators
-        # would stop at their first, which may be the one forbidden.
-        probe, ctx.probe = ctx.probe, False
-        try:
-            candidates = moves(ctx)
-        finally:
-            ctx.probe = probe
+        candidates = every_move(moves, ctx)
         allowed = []
         touched = {s for window in restriction for s, _ in window}
         for m in candidates:
@@ -95,6 +79,25 @@ def no_restore(env: Env, pattern: Pattern, moves: Moves) -> Moves:
                 allowed.append(m)
         return allowed
     return kinded(generate, moves)
+
+
+def write_cells(cells: Sequence[tuple[int, int]], names: Sequence[str],
+                symbols: Sequence[str]) -> str:
+    """Sites and what they hold, as position text writes them: `c7=A d7=. c6=C`."""
+    return " ".join(f"{names[s]}={symbols[v]}" for s, v in cells)
+
+
+def read_cells(text: str, index: dict[str, int], symbols: Sequence[str]
+               ) -> tuple[tuple[int, int], ...]:
+    """The (site, board value) pairs of a text written by write_cells, in site order;
+    ValueError saying how to write them when it is not."""
+    cells = []
+    for item in text.split():
+        site, eq, symbol = item.partition("=")
+        if not eq or site not in index or symbol not in symbols:
+            raise ValueError(f"write each cell as site=symbol, e.g. c7=A (not {item!r})")
+        cells.append((index[site], symbols.index(symbol)))
+    return tuple(sorted(cells))
 
 
 def zobrist(env: Env) -> list[list[int]]:

@@ -464,6 +464,15 @@ def hop(env: Env, directions: Direction = "Adjacent", *, over: CellKind = "Enemy
     no_piece = env.no_piece
     kinds = kinds_named(env, of)
     names = env.names
+    made: dict[tuple[int, int, int, int, int], Move] = {}  # each jump made once per game
+
+    def jump(s: int, t: int, u: int, v: int, taken: int) -> Move:
+        key = (s, t, u, v, taken)
+        move = made.get(key)
+        if move is None:
+            changes = ((s, env.left_behind(v)), (t, env.left_behind(taken)), (u, v))
+            move = made[key] = Move("move", (s, u), changes, names)
+        return move
 
     def generate(ctx: Ctx) -> list[Move]:
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
@@ -483,9 +492,7 @@ def hop(env: Env, directions: Direction = "Adjacent", *, over: CellKind = "Enemy
                 u = steps[d][t]
                 if u == -1 or board[u] != EMPTY or u in no_piece:
                     continue
-                taken = board[t]
-                changes = ((s, env.left_behind(v)), (t, env.left_behind(taken)), (u, v))
-                accept(ctx, Move("move", (s, u), changes, names), u, s, if_, unless, out,
+                accept(ctx, jump(s, t, u, v, board[t]), u, s, if_, unless, out,
                        from_hand=False)
                 if ctx.probe and out:
                     return out

@@ -26,7 +26,7 @@ from dsl import types as t
 from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
 from stdlib.budget import MAX_PATTERN_CELLS, MAX_PATTERN_INDEX, Budget
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, recent_sites, with_reads
 from stdlib.types import Annotated, Cond, Region
 
 SYMBOLS = frozenset("XO.*?")
@@ -239,8 +239,8 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
         if at is not None:
             sites = at(ctx)
         else:
-            sites = ctx.changed if ctx.changed is not None else (
-                ctx.last if ctx.last is not None else everywhere)
+            recent = recent_sites(ctx)
+            sites = recent if recent is not None else everywhere
         board, owner = ctx.board, ctx.owner
         for s in sites:
             if board[s] != EMPTY:

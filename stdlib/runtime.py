@@ -462,6 +462,24 @@ Reads = Callable[[int], frozenset[int]]
 NO_SITES: frozenset[int] = frozenset()
 
 
+def recent_sites(ctx: Ctx) -> tuple[int, ...] | None:
+    """The sites just changed, where a condition judged after a move may look for what is new:
+    those of the move being judged (a filter), else those of the last turn (an end condition);
+    None when unknown (a position read from text: look everywhere)."""
+    return ctx.changed if ctx.changed is not None else ctx.last
+
+
+def every_move(moves: Callable[[Ctx], Sequence[Move]], ctx: Ctx) -> Sequence[Move]:
+    """All of a generator's moves, even when ctx only asks whether a move exists (probe): a
+    wrapper that filters the moves afterwards (no-restore, forbid) must not let the generator
+    stop at its first, which the filter may refuse."""
+    probe, ctx.probe = ctx.probe, False
+    try:
+        return moves(ctx)
+    finally:
+        ctx.probe = probe
+
+
 def reads_nothing(site: int) -> frozenset[int]:
     """For conditions that do not read the board (literals, distances of To)."""
     return NO_SITES
