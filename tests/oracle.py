@@ -448,3 +448,18 @@ def replay(game: Any, moves: Iterable[str]) -> Any:
     for move in moves:
         state = state.play(move)
     return state
+
+
+def require_openspiel(*games: str) -> Any:
+    """The pyspiel module, for a test module comparing with OpenSpiel's `games`; the whole
+    module is skipped, with the reason, where OpenSpiel or one of the games is missing."""
+    import pytest
+
+    spiel = pytest.importorskip(
+        "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
+                          "the comparison with it is skipped")
+    for name in games:
+        if name not in spiel.registered_names():
+            pytest.skip(f"OpenSpiel {getattr(spiel, '__version__', '?')} has no {name}",
+                        allow_module_level=True)
+    return spiel

@@ -1,8 +1,9 @@
 """Independent brute-force referees for the ludemes' documented meanings.
 
-Nothing here calls `stdlib`: the boards' geometry, site names, sides, corners and position text
-are rebuilt from the ludemes' documentation (`ludeme grammar -v`), so a property that compares a
-ludeme's verdict with these referees tests the implementation against its documentation.
+Nothing here calls `stdlib` (only `compiled`, at the end, hands a game text to the engine
+under test): the boards' geometry, site names, sides, corners and position text are rebuilt
+from the ludemes' documentation (`ludeme grammar -v`), so a property that compares a ludeme's
+verdict with these referees tests the implementation against its documentation.
 
 Coordinates. A cell is (x, y): y is its row counted from the bottom (0 the bottom row). On
 square boards x is its column (0 the left); on hexagonal boards x is the cell's character
@@ -12,9 +13,11 @@ NE (x+1, y+1), NW (x-1, y+1), SE (x+1, y-1) and SW (x-1, y-1).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 Cell = tuple[int, int]
@@ -363,3 +366,25 @@ def cell_holds(pos: Position, kind: str, c: Cell, who: int) -> bool:
     if kind == "EmptyOrEnemy":
         return v is None or (o is not None and o != who)
     raise AssertionError(kind)
+
+
+# -- the engine under test, as the referee tests call it ---------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def compiled(text: str) -> Any:
+    """The game a generated game text compiles to (each text compiled once)."""
+    from interpreter import parse_game
+
+    return parse_game(text, source="referee.game")
+
+
+def judged(pos: Position, end: str, **kw: str) -> str | None:
+    """The winner from_text finds for a game whose only end condition is `end`."""
+    return compiled(game_text(pos, end=end, **kw)).from_text(pos.text()).winner
+
+
+def present(board: Board) -> list[str]:
+    """The directions in which some site has a neighbour (a board one cell wide has no E)."""
+    return [d for d in sorted(board.dirs) if any(board.step(c, d) for c in board.cells)] or \
+        ["Adjacent"]

@@ -43,16 +43,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from oracle import KING, OracleMismatch, ludeme_edges, site
+from oracle import KING, OracleMismatch, ludeme_edges, require_openspiel, site
 
 from interpreter import load_game, parse_game
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
-                      "the comparison with it is skipped")
-if "amazons" not in pyspiel.registered_names():
-    pytest.skip(f"OpenSpiel {getattr(pyspiel, '__version__', '?')} has no amazons",
-                allow_module_level=True)
+pyspiel = require_openspiel("amazons")
 if "board_size" not in pyspiel.load_game("amazons").get_parameters():
     pytest.skip(f"OpenSpiel {getattr(pyspiel, '__version__', '?')}'s amazons has no board_size "
                 "parameter (it arrived with the 6/8/10 boards these tests compare)",
@@ -67,8 +62,6 @@ SYMBOLS = {".": ".", "X": "W", "O": "B", "#": "x"}
 
 def amazons(size: int) -> Any:
     path = GAMES / "amazons.game"
-    if not path.exists():
-        pytest.skip("games/amazons.game not written yet")
     return load_game(path, size=size)
 
 

@@ -73,17 +73,13 @@ from oracle import (
     lockstep,
     ludeme_edges,
     random_chooser,
+    require_openspiel,
     site,
 )
 
 from interpreter import load_game, parse_game
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
-                      "the comparison with it is skipped")
-if "checkers" not in pyspiel.registered_names():
-    pytest.skip(f"OpenSpiel {getattr(pyspiel, '__version__', '?')} has no checkers",
-                allow_module_level=True)
+pyspiel = require_openspiel("checkers")
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 ROLES = ("Black", "White")  # ludeme's roles, in the order of OpenSpiel's players 0 and 1
@@ -96,8 +92,6 @@ QUIET_LIMIT = 40  # checkers.h, kMaxMovesWithoutCapture
 
 def checkers(**options: Any) -> Any:
     path = GAMES / "checkers.game"
-    if not path.exists():
-        pytest.skip("games/checkers.game not written yet")
     return load_game(path, **options)
 
 
@@ -492,8 +486,7 @@ MUTANTS = {
 def test_a_wrong_rule_is_caught(mutant: str) -> None:
     """The comparison notices a game file with one rule changed, within the random games of
     `test_random_games_agree_with_openspiel`."""
-    source = (GAMES / "checkers.game").read_text() if (GAMES / "checkers.game").exists() else ""
-    checkers()  # skips while the file is absent
+    source = (GAMES / "checkers.game").read_text()
     old, new = MUTANTS[mutant]
     if old not in source:
         pytest.skip(f"games/checkers.game no longer contains {old!r}")

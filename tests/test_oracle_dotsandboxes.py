@@ -36,13 +36,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from oracle import ActionMap, OracleMismatch, compare, follow, game_rng, site
+from oracle import ActionMap, OracleMismatch, compare, follow, game_rng, require_openspiel, site
 
 from interpreter import load_game
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
-                      "the comparison with it is skipped")
+pyspiel = require_openspiel()
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 GAME = GAMES / "dotsandboxes.game"
@@ -51,8 +49,6 @@ GAMES_PER_CASE = 200
 
 def ludeme(columns: int, rows: int) -> Any:
     """games/dotsandboxes.game, `columns` boxes across and `rows` up."""
-    if not GAME.exists():
-        pytest.skip("games/dotsandboxes.game not written yet")
     return load_game(GAME, columns=columns, rows=rows)
 
 
@@ -137,7 +133,7 @@ def test_a_few_names() -> None:
 
 def test_default_sizes() -> None:
     """Our default is 3 x 3 boxes; OpenSpiel's is 2 x 2."""
-    game = load_game(GAME) if GAME.exists() else ludeme(3, 3)
+    game = load_game(GAME)
     assert (game.options["columns"], game.options["rows"]) == (3, 3)
     params = pyspiel.load_game("dots_and_boxes").get_parameters()
     assert (params["num_cols"], params["num_rows"]) == (2, 2)

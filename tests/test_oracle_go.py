@@ -59,24 +59,21 @@ from oracle import (
     ludeme_edges,
     random_chooser,
     replay,
+    require_openspiel,
     site,
 )
 
 from interpreter import load_game
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
-                      "the comparison with it is skipped")
+pyspiel = require_openspiel()
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 GO_LETTERS = "abcdefghjklmnopqrst"  # OpenSpiel's column letters (VirtualPointToString): no i
 
 
 def ludeme_go(**options: Any) -> Any:
-    """games/go.game with options; the test is skipped while the file does not exist."""
+    """games/go.game with options."""
     path = GAMES / "go.game"
-    if not path.exists():
-        pytest.skip("games/go.game not written yet")
     return load_game(path, **options)
 
 

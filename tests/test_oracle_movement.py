@@ -46,16 +46,12 @@ from oracle import (
     ludeme_edges,
     random_chooser,
     rectangle_board,
+    require_openspiel,
 )
 
 from interpreter import load_game
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install -e '.[openspiel]'): "
-                      "the comparison with it is skipped")
-if "clobber" not in pyspiel.registered_names():
-    pytest.skip(f"OpenSpiel {getattr(pyspiel, '__version__', '?')} has no clobber",
-                allow_module_level=True)
+pyspiel = require_openspiel("clobber")
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 ROLES = ("White", "Black")
@@ -65,8 +61,6 @@ COMPASS = ("N", "E", "S", "W")  # ORTHOGONAL's directions, as ludeme's graph nam
 
 def clobber(rows: int, columns: int) -> Any:
     path = GAMES / "clobber.game"
-    if not path.exists():
-        pytest.skip("games/clobber.game not written yet")
     return load_game(path, rows=rows, columns=columns)
 
 

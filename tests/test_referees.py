@@ -4,7 +4,6 @@ and special sites: the cases the seed games never exercise (issue 12)."""
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable
 
@@ -22,10 +21,13 @@ from referee_lib import (
     CondFn,
     Position,
     cell_holds,
+    compiled,
     connected,
     game_text,
     has_ring,
+    judged,
     longest_runs,
+    present,
     sites_list,
 )
 
@@ -36,9 +38,6 @@ SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples
 SHAPES = ("square", "rectangle", "hex-rhombus", "hexhex", "hex-triangle")
 
 
-@functools.lru_cache(maxsize=512)
-def compiled(text: str) -> Game:
-    return parse_game(text, source="referee.game")
 
 
 @st.composite
@@ -76,17 +75,8 @@ def positions(draw: st.DrawFn, shapes: tuple[str, ...] = SHAPES, roles: tuple[in
                     draw(st.integers(0, len(names) - 1)))
 
 
-def present(board: Board) -> list[str]:
-    """The directions in which some site has a neighbour (a board one cell wide has no E; see
-    test_directions_of_boards_one_cell_wide)."""
-    return [d for d in sorted(board.dirs) if any(board.step(c, d) for c in board.cells)] or \
-        ["Adjacent"]
 
 
-def judged(pos: Position, end: str, **kw: str) -> str | None:
-    """The winner from_text finds for a game whose only end condition is `end`."""
-    game = compiled(game_text(pos, end=end, **kw))
-    return game.from_text(pos.text()).winner
 
 
 # -- connected -------------------------------------------------------------------------------

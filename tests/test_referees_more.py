@@ -15,7 +15,6 @@ placement, and `count-patterns` counts the placements standing."""
 
 from __future__ import annotations
 
-import functools
 import random
 
 from hypothesis import assume, event, given, settings
@@ -30,9 +29,12 @@ from referee_lib import (
     CondFn,
     Position,
     cell_holds,
+    compiled,
     connected,
     game_text,
+    judged,
     longest_runs,
+    present,
     sites_list,
 )
 
@@ -47,9 +49,6 @@ def examples(n: int) -> settings:
 SHAPES = ("square", "rectangle", "hex-rhombus", "hexhex", "hex-triangle")
 
 
-@functools.lru_cache(maxsize=512)
-def compiled(text: str) -> Game:
-    return parse_game(text, source="referee.game")
 
 
 # -- positions (as in test_referees.py) ------------------------------------------------------
@@ -104,13 +103,8 @@ def board_of(pos: Position, text: str) -> dict[Cell, str]:
     return out
 
 
-def judged(pos: Position, end: str, **kw: str) -> str | None:
-    return compiled(game_text(pos, end=end, **kw)).from_text(pos.text()).winner
 
 
-def present(board: Board) -> list[str]:
-    return [d for d in sorted(board.dirs) if any(board.step(c, d) for c in board.cells)] or \
-        ["Adjacent"]
 
 
 # -- patterns --------------------------------------------------------------------------------
