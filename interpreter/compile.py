@@ -15,15 +15,18 @@ from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
-from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, literal
+from stdlib.runtime import EMPTY, MAX_PILE, NEUTRAL, Ctx, Env, PieceType, literal
 from stdlib.structure import (
     BoardSection,
     EndSection,
+    PieceDecl,
     PiecesSection,
     PlayersSection,
     PlaySection,
+    RegionSection,
     SpecialSection,
     StartSection,
+    TrackSection,
 )
 
 
@@ -245,7 +248,7 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         assert isinstance(arg, Form)
         sections.setdefault(arg.head, []).append(arg)
     for head, forms in sections.items():
-        if head == "special":
+        if head in ("special", "region", "track"):
             continue
         for extra in forms[1:]:
             diagnostics.append(Diagnostic(extra.head_span, f"({head} ...) is given twice"))
@@ -271,15 +274,16 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
     topology = Topology.from_graph(board.graph)
     pieces = [PieceType(p.piece or p.name, p.symbol, r, r + 1)
               for r, p in enumerate(players.players)]
-    extra_pieces: list[PieceType] = []
+    neutral_decls: tuple[PieceDecl, ...] = ()
     if "pieces" in sections:
         neutral = bare.compile(sections["pieces"][0], SECTION)
         assert isinstance(neutral, PiecesSection)
-        for piece_decl in neutral.pieces:
-            extra_pieces.append(PieceType(piece_decl.name, piece_decl.symbol, NEUTRAL, 0))
-    for neutral_piece in extra_pieces:
-        pieces.append(PieceType(neutral_piece.name, neutral_piece.symbol, NEUTRAL,
-                                len(pieces) + 1))
+        neutral_decls = neutral.pieces
+    piled: list[int] = []  # the pile kinds, by the board value of their pile of 1
+    for piece_decl in neutral_decls:
+        if piece_decl.pile:
+            piled.append(len(pieces) + 1)
+        pieces.append(PieceType(piece_decl.name, piece_decl.symbol, NEUTRAL, len(pieces) + 1))
     by_name = {p.name: p.value for p in pieces}
     for r, decl in enumerate(players.players):  # the roles' further kinds (a king, ...)
         for kind_decl in decl.kinds:
@@ -293,8 +297,24 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                                               "piece declared in (pieces ...)"))
             else:
                 pieces[r] = replace(pieces[r], on=terrain)
+    piles: dict[int, tuple[int, ...]] = {}
+    for first in piled:  # piles of 2 and more, after every other piece
+        kind = pieces[first - 1]
+        table = [EMPTY, first]
+        for count in range(2, MAX_PILE + 1):
+            table.append(len(pieces) + 1)
+            pieces.append(PieceType(kind.name, str(count), NEUTRAL, len(pieces) + 1,
+                                    count=count))
+        piles[first] = tuple(table)
     symbols: dict[str, str] = {}
     for kind in pieces:
+        if kind.count > 1:
+            continue
+        if piled and kind.symbol.isdigit():
+            diagnostics.append(Diagnostic(sections["players"][0].span,
+                                          f'piece "{kind.name}" has the symbol '
+                                          f"{kind.symbol!r}: in a game with piles, digits are "
+                                          "the piles' counts"))
         if len(kind.symbol) != 1 or kind.symbol in ". *" or kind.symbol.isspace():
             diagnostics.append(Diagnostic(sections["players"][0].span,
                                           f'piece "{kind.name}" needs a one-character symbol '
@@ -305,9 +325,12 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                                           f'pieces "{symbols[kind.symbol]}" and "{kind.name}" '
                                           f"share the symbol {kind.symbol!r}"))
         symbols[kind.symbol] = kind.name
+    for first in piled:  # a pile of 1 is written 1, like the others
+        pieces[first - 1] = replace(pieces[first - 1], symbol="1")
     env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
               tuple(p.sides for p in players.players), text, diagnostics,
-              supply=tuple(p.supply for p in players.players))
+              supply=tuple(p.supply for p in players.players),
+              reuse=tuple(p.reuse for p in players.players), piles=piles)
     env.seal()
     for r, p in enumerate(players.players):
         for side in p.sides:
@@ -335,6 +358,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         env.specials[special.name] = frozenset(sites)
         for site in sites:
             env.special_symbol[site] = special.symbol
+    _named_regions(full, env, sections.get("region", []), diagnostics)
+    _named_tracks(full, env, sections.get("track", []), diagnostics)
     start = full.compile(sections["start"][0], SECTION) if "start" in sections else None
     play_form = (sections.get("play") or sections["phases"])[0]
     play = full.compile(play_form, SECTION)
@@ -372,3 +397,62 @@ def _decision_steps(play_form: Form, registry: Mapping[str, LudemeSpec]
         return [kinds(play_form.args)]
     return [kinds(phase.args[1:]) for phase in play_form.args if isinstance(phase, Form)]
 
+
+
+def _owner(env: Env, owner: Any) -> int | None:
+    """The role index a section's owner: names (None when it has none)."""
+    if owner is None:
+        return None
+    probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
+    return int(owner(probe))
+
+
+def _named_regions(compiler: Compiler, env: Env, forms: list[Form],
+                   diagnostics: list[Diagnostic]) -> None:
+    """Compile the (region ...) sections into env.regions: name -> owner (None for all) ->
+    sites."""
+    for form in forms:
+        section = compiler.compile(form, SECTION)
+        if not isinstance(section, RegionSection):
+            continue
+        sites = getattr(section.sites, "static", None)
+        if sites is None:
+            diagnostics.append(Diagnostic(form.span, "a named region must not depend on the "
+                                          "position"))
+            continue
+        owners = env.regions.setdefault(section.name, {})
+        owner = _owner(env, section.owner)
+        if owner in owners or (owners and (owner is None) != (None in owners)):
+            whose = "" if owner is None else f" for {env.roles[owner]}"
+            diagnostics.append(Diagnostic(form.span, f'the region "{section.name}" is declared '
+                                          f"twice{whose} (give each role its own with owner:)"))
+            continue
+        owners[owner] = tuple(sorted(sites))
+
+
+def _named_tracks(compiler: Compiler, env: Env, forms: list[Form],
+                  diagnostics: list[Diagnostic]) -> None:
+    """Compile the (track ...) sections into env.tracks, beside the board's own tracks."""
+    for name, sites in env.topology.tracks.items():
+        env.tracks[name] = {None: (sites, True)}
+    for form in forms:
+        section = compiler.compile(form, SECTION)
+        if not isinstance(section, TrackSection):
+            continue
+        index = env.topology.index
+        unknown = [s for s in section.sites if s not in index]
+        if unknown:
+            diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" names '
+                                          f"{unknown[0]}, which is not a site of the board"))
+            continue
+        if len(set(section.sites)) != len(section.sites) or len(section.sites) < 2:
+            diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" needs two '
+                                          "or more sites, each listed once"))
+            continue
+        owners = env.tracks.setdefault(section.name, {})
+        owner = _owner(env, section.owner)
+        if owner in owners or (owners and (owner is None) != (None in owners)):
+            diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" is declared '
+                                          "twice (give each role its own with owner:)"))
+            continue
+        owners[owner] = (tuple(index[s] for s in section.sites), section.loop)

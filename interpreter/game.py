@@ -17,7 +17,7 @@ from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash
-from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move
+from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
 
@@ -35,7 +35,7 @@ class State:
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "last_to", "last_from", "zhash", "history",
-                 "seen", "scores", "undo", "before", "quiet", "_moves",
+                 "seen", "situations", "scores", "undo", "before", "quiet", "_moves",
                  "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
@@ -69,7 +69,10 @@ class State:
         self.scores = scores  # per role, in games that keep scores; () otherwise
         self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
         self.history: list[int] | None = None
-        self.seen: set[int] | None = None
+        self.seen: dict[int, int] | None = None  # hash -> how many times it stood
+        # In games that ask whether a situation repeats ((repeated situational:true)): the
+        # hashes of the boards after each turn, each with the player to move then.
+        self.situations: dict[int, int] | None = None
         # With a history: what the sites the turn in progress changed held before it, and
         # the sites the last turn changed with what they held before it ((site, value), ...).
         self.undo: dict[int, int] = {}
@@ -244,7 +247,7 @@ class Game:
             board[s] = v
         trial = Ctx(board, ctx.mover, ctx.state, self.env, self.owner)
         trial.to = move.sites[-1] if move.sites else -1
-        trial.frm = move.sites[0] if move.kind == "move" else -1
+        trial.frm = move.sites[0] if moves_a_piece(move.kind) else -1
         changed = move.changed
         for step in after:
             trial.last = changed
@@ -306,8 +309,16 @@ class Game:
                 for s, v in before:
                     earlier[s] = v
                 state.history.insert(0, board_hash(self._zobrist, earlier))
-            state.seen = set(state.history)
+            state.seen = {}
+            for h in state.history:
+                state.seen[h] = state.seen.get(h, 0) + 1
             state.before = before
+            keys = self.env.shared.get("zobrist movers")
+            if keys is not None:
+                state.situations = {state.zhash ^ keys[state.to_move]: 1}
+                if before:  # the board before the last turn, with its mover to move
+                    earlier = state.history[0] ^ keys[self.previous(state.to_move)]
+                    state.situations[earlier] = state.situations.get(earlier, 0) + 1
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -422,9 +433,10 @@ class Game:
         for m in legal:
             if m.sites == sites and m.kind == kind:
                 return m
-        if kind == "place":  # a group of one site is written as a placement
-            for m in legal:
-                if m.sites == sites and m.kind == "multi":
+        if kind == "place":  # a group of one site, a removal and a sowing are written as a
+            for m in legal:  # placement
+                if m.sites == sites and m.kind in ("multi", "remove") or (
+                        m.kind == "sow" and m.sites[0] == sites[0]):
                     return m
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
 
@@ -438,6 +450,22 @@ class Game:
             return explain[("multi", sites)]
         names = self.sites
         role = self.players[state.to_move]
+        if kind == "place" and any(m.kind == "sow" for m in moves):
+            for (k, where), why in explain.items():
+                if k == "sow" and where[0] == sites[0]:
+                    return why
+            if state.board[sites[0]] == EMPTY:
+                return f"{names[sites[0]]} is empty: there is nothing to sow"
+            return f"{names[sites[0]]} is not a pit {role} may sow from now"
+        if kind != "place" and moves and all(m.kind == "remove" for m in moves):
+            return (f"{role} must take a piece now: write its site "
+                    f"(e.g. {names[moves[0].sites[0]]})")
+        if kind == "place" and any(m.kind == "remove" for m in moves):
+            if ("remove", sites) in explain:
+                return explain[("remove", sites)]
+            if state.board[sites[0]] == EMPTY:
+                return f"there is no piece on {names[sites[0]]} to take"
+            return f"the piece on {names[sites[0]]} may not be taken now"
         if kind == "swap":
             if not self.pie:
                 return "this game has no pie rule"
@@ -449,22 +477,33 @@ class Game:
             return f"{names[sites[-1]]} is the {special[0]}, where no piece ever stands"
         if kind == "place" and state.board[sites[0]] != EMPTY:
             return f"{names[sites[0]]} is occupied"
-        if kind == "move":
+        if moves_a_piece(kind):
             frm = sites[0]
             if self.owner[state.board[frm]] != state.to_move:
                 return f"{names[frm]} holds no piece of {role}'s"
-            if any(m.kind == "move" for m in moves):
-                targets = [names[m.sites[1]] for m in moves
-                           if m.kind == "move" and m.sites[0] == frm]
+            if any(moves_a_piece(m.kind) for m in moves):
+                if kind == "move" and any(m.kind.startswith("move=") and m.sites == sites
+                                          for m in moves):
+                    return (f"{names[sites[0]]}-{names[sites[1]]} promotes: say to what, "
+                            f"e.g. {names[sites[0]]}-{names[sites[1]]}=Q")
+                if kind != "move" and any(m.kind == "move" and m.sites == sites
+                                          for m in moves):
+                    return f"{names[sites[0]]}-{names[sites[1]]} does not promote"
+                targets = list(dict.fromkeys(names[m.sites[1]] for m in moves
+                                             if moves_a_piece(m.kind) and m.sites[0] == frm))
                 if not targets:
                     return f"the piece on {names[frm]} cannot move now"
+                if sites[1] in [m.sites[1] for m in moves if m.sites[:1] == (frm,)]:
+                    return f"not a promotion {role} may choose here"
                 return f"the piece on {names[frm]} can move only to {', '.join(targets)}"
-        kinds = sorted({m.kind for m in moves} - {"pass", "swap"})
+        kinds = sorted({"move" if moves_a_piece(m.kind) else m.kind for m in moves}
+                       - {"pass", "swap"})
         if not kinds or kind in kinds:
             return f"not a legal move for {role} now"
-        hint = {"place": "a site (c3)", "move": "from-to (c3-d4)",
-                "multi": "sites joined by ',' (c3,c4)", "exchange": "a<>b (e5<>f5)"}
-        expected = " or ".join(hint[k] for k in kinds)
+        hint = {"place": "a site (c3)", "move": "from-to (c3-d4)", "remove": "a site (c3)",
+                "sow": "a site (c3)", "multi": "sites joined by ',' (c3,c4)",
+                "exchange": "a<>b (e5<>f5)"}
+        expected = " or ".join(dict.fromkeys(hint.get(k, k) for k in kinds))
         return f"not a legal move for {role} now (moves here are written {expected})"
 
     def apply(self, state: State, move: Move) -> State:
@@ -530,7 +569,7 @@ class Game:
             state.quiet = 0 if taken else state.quiet + 1
         if self.env.uses_last and move.kind != "pass":
             state.last_to = move.sites[-1] if move.sites else -1
-            state.last_from = move.sites[0] if move.kind == "move" else -1
+            state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
         step = state.step + 1
         resume = self._resume[state.phase]
         if resume is not None and hasattr(steps[state.step][1], "continues"):
@@ -588,22 +627,28 @@ class Game:
                 state.phase += 1
                 if phase.next is not None:
                     state.to_move = phase.next(ending)  # type: ignore[operator]
-        # End conditions judge the position as if the player before the one to move had just
-        # moved (which is who moved, unless a phase handed the turn back to them).
-        self.settle(state, (state.to_move - 1) % roles, ctx)
-        if state.history is not None:
-            state.history.append(state.zhash)
-            state.seen.add(state.zhash)  # type: ignore[union-attr]
+        if state.history is not None:  # the position joins its history, then is judged
+            h = state.zhash
+            state.history.append(h)
+            seen = state.seen
+            assert seen is not None
+            seen[h] = seen.get(h, 0) + 1
+            if state.situations is not None:
+                h ^= self.env.shared["zobrist movers"][state.to_move]
+                state.situations[h] = state.situations.get(h, 0) + 1
             state.before = tuple((s, old) for s, old in sorted(state.undo.items())
                                  if board[s] != old)
             state.undo = {}
+        # End conditions judge the position as if the player before the one to move had just
+        # moved (which is who moved, unless a phase handed the turn back to them).
+        self.settle(state, (state.to_move - 1) % roles, ctx)
         return state
 
     def _effects_ctx(self, state: State, move: Move, mover: int, taken: int) -> Ctx:
         """The context a turn's automatic steps are judged in, after the decision `move`."""
         effects = Ctx(state.board, mover, state, self.env, self.owner)
         effects.to = move.sites[-1] if move.sites else -1
-        effects.frm = move.sites[0] if move.kind == "move" else -1
+        effects.frm = move.sites[0] if moves_a_piece(move.kind) else -1
         effects.taken = taken
         return effects
 

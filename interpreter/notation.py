@@ -1,7 +1,7 @@
 """Move notation: text ↔ (kind, sites), as the contract defines it.
 
 | place | `c3` | move | `c3-d4` | several placements | `c3,c4` | exchange | `e5<>f5` |
-| pass | `pass` | swap sides | `swap` |
+| pass | `pass` | swap sides | `swap` | a move that promotes | `e7-e8=Q` |
 """
 
 from __future__ import annotations
@@ -44,9 +44,16 @@ def parse_move(text: str, index: dict[str, int]) -> tuple[str, tuple[int, ...]]:
             raise IllegalMoveError(f"{whole}: the same site is named twice")
         return "multi", tuple(sorted(sites))
     if "-" in whole:
-        parts = whole.split("-")
+        body, equals, promoted = whole.partition("=")
+        parts = body.split("-")
         if len(parts) != 2:
             raise IllegalMoveError(f"{whole}: a move is written from-to, e.g. c3-d4")
         a, b = (_site(p.strip(), index, whole) for p in parts)
+        if equals:  # a promotion: e7-e8=Q (the piece's letter, either case)
+            letter = promoted.strip()
+            if len(letter) != 1 or not letter.isalpha():
+                raise IllegalMoveError(f"{whole}: a promotion is written with the new piece's "
+                                       "letter, e.g. e7-e8=Q")
+            return f"move={letter.upper()}", (a, b)
         return "move", (a, b)
     return "place", (_site(whole, index, whole),)

@@ -186,6 +186,7 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
 
     # Pieces: circles; a piece others stand on (a tile) fills its cell.
     terrains = {p.on for p in env.pieces if p.on != EMPTY}
+    piled = set(env.piles)  # the piles of 1 (piles of more have a count above 1)
     lettered = {r for r, name in enumerate(game.players) if name.lower() not in NAMED_COLOURS}
     for s in range(topo.size):
         v = board[s]
@@ -205,7 +206,11 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
             continue
         out.append(f'<circle {common} stroke-width="1.5" cx="{_num(x)}" cy="{_num(y)}" '
                    f'r="{_num(cell * 0.36)}">{hint}</circle>')
-        if piece.owner in lettered:  # roles named X and O get their letter too
+        if piece.value in piled or piece.count > 1:  # a pile shows how many it holds
+            out.append(f'<text class="count" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
+                       f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="#000000" '
+                       f'text-anchor="middle">{piece.count}</text>')
+        elif piece.owner in lettered:  # roles named X and O get their letter too
             ink = "#ffffff" if _dark(fill) else "#000000"
             out.append(f'<text class="symbol" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
                        f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="{ink}" '

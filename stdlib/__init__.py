@@ -20,6 +20,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     moves,
     patterns,
     regions,
+    sowing,
     structure,
     turns,
 )

@@ -239,6 +239,8 @@ class Topology:
     rays: dict[str, tuple[tuple[int, ...], ...]]
     sides: dict[str, frozenset[int]]
     graph: nx.DiGraph = field(repr=False)
+    # Named tracks the board defines (mancala's "Loop"): the sites in the order pieces go.
+    tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -288,6 +290,8 @@ class Topology:
             rays=rays,
             sides=sides,
             graph=graph,
+            tracks={k: tuple(num[n] for n in v)
+                    for k, v in graph.graph.get("tracks", {}).items()},
         )
 
     # Relations -----------------------------------------------------------------------------

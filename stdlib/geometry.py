@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, reads_nothing, recent_sites, with_reads
-from stdlib.types import Capture, Cond, Direction, IntExpr, Relation, RoleExpr, SiteExpr
+from stdlib.types import (
+    Capture,
+    Cond,
+    Direction,
+    IntExpr,
+    Region,
+    Relation,
+    RoleExpr,
+    SiteExpr,
+)
 
 
 def _axes(env: Env) -> list[tuple[str, str]]:
@@ -19,22 +28,44 @@ def _axes(env: Env) -> list[tuple[str, str]]:
     return out
 
 
+def _row_length(steps: dict[str, tuple[int, ...]], board: list[int], owner: tuple[int, ...],
+                s: int, r: int, a: str, b: str) -> int:
+    """How many of role r's pieces stand in an unbroken row through site s (which holds
+    one) along the line of directions a and b."""
+    n = 1
+    for d in (a, b):
+        t = steps[d][s]
+        while t != -1 and owner[board[t]] == r:
+            n += 1
+            t = steps[d][t]
+    return n
+
+
 @ludeme("line")
 def line(env: Env, length: int, *, role: RoleExpr | None = None,
-         directions: Direction = "All", exact: bool = False) -> Cond:
+         directions: Direction = "All", exact: bool = False,
+         through: SiteExpr | None = None) -> Cond:
     """True when `role` (by default the mover) has `length` or more pieces in a row along one
     of the board's lines (all directions, or only the given ones); with exact:true, exactly
-    `length` — a longer row (an overline) does not count. For the mover, after a move, only
-    rows through the sites it changed are looked at.
+    `length` — a longer row (an overline) does not count. With through:, only rows through
+    that site count (the piece just moved formed a mill: through:To). For the mover, after a
+    move, only rows through the sites it changed are looked at.
 
-    (if (line 5 exact:true) (win Mover))"""
+    (continue (take (sites Occupied Next)) if:(line 3 through:To))"""
     allowed = set(env.absolute_dirs(directions))
     axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
     steps = env.topology.step
 
+    def counts(n: int) -> bool:
+        return n == length or (n > length and not exact)
+
     def test(ctx: Ctx) -> bool:
         board, owner = ctx.board, ctx.owner
         r = role(ctx) if role is not None else ctx.mover
+        if through is not None:
+            s = through(ctx)
+            return s >= 0 and owner[board[s]] == r and any(
+                counts(_row_length(steps, board, owner, s, r, a, b)) for a, b in axes)
         # A new row of the mover's passes through a site the move (or the turn) changed; any
         # other role's row may have stood since its own turn: look everywhere.
         recent = recent_sites(ctx)
@@ -43,18 +74,40 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
             if owner[board[s]] != r:
                 continue
             for a, b in axes:
-                n = 1
-                for d in (a, b):
-                    t = steps[d][s]
-                    while t != -1 and owner[board[t]] == r:
-                        n += 1
-                        t = steps[d][t]
-                if n == length or (n > length and not exact):
+                if counts(_row_length(steps, board, owner, s, r, a, b)):
                     return True
         return False
     test.why = f"{'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
     test.why_not = f"not {'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
     return test
+
+
+@ludeme("sites Line")
+def sites_line(env: Env, length: int, *, role: RoleExpr | None = None,
+               directions: Direction = "All", exact: bool = False) -> Region:
+    """The sites of `role`'s pieces (by default the mover's) that stand in a row of `length`
+    or more along one of the board's lines (exactly `length` with exact:true): the pieces in
+    a mill, in Morris games.
+
+    (take (difference (sites Occupied Next) (sites Line 3 role:Next)))"""
+    allowed = set(env.absolute_dirs(directions))
+    axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
+    steps = env.topology.step
+
+    def region(ctx: Ctx) -> list[int]:
+        board, owner = ctx.board, ctx.owner
+        r = role(ctx) if role is not None else ctx.mover
+        out = []
+        for s, v in enumerate(board):
+            if owner[v] != r:
+                continue
+            for a, b in axes:
+                n = _row_length(steps, board, owner, s, r, a, b)
+                if n == length or (n > length and not exact):
+                    out.append(s)
+                    break
+        return out
+    return region
 
 
 @ludeme("flank")

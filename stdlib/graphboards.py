@@ -276,3 +276,41 @@ def alquerque(columns: int = 5, rows: int | None = None) -> Board:
                 lines.append([point_name(x0, y0), point_name(x0 + dx * k, y0 + k)])
     lines = [line for line in lines if line[0] != line[1]]
     return graph_board(names, sorted(lines), what)
+
+
+@ludeme("mancala")
+def mancala(pits: int = 6, *, stores: bool = True) -> Board:
+    """A mancala board: two rows of `pits` pits facing each other, the first player's row at
+    the bottom, and with stores:true a store at each end. Pits are points on a grid, named by
+    column and row: with stores, the bottom row is b1..g1 for 6 pits, the top row b3..g3, and
+    the stores are a2 (left) and h2 (right); without, the rows are a1..f1 and a2..f2. The
+    track "Loop" runs counter-clockwise through every pit and store: along the bottom row to
+    the right, into the right-hand store, back along the top row, into the left-hand store.
+    Facing pits are joined N-S (so `(opposite Site)` and the N and S steps reach across).
+
+    (board (mancala 6 stores:false))"""
+    if pits < 1:
+        raise ValueError("a mancala board needs at least one pit in each row")
+    what = f"(mancala {pits})"
+    check_board(what, 2 * pits + 2, pits + 2)
+    first = 1 if stores else 0  # the column of the first pit
+    top = 2 if stores else 1  # the row of the top pits
+    bottom_row = [point_name(first + i, 0) for i in range(pits)]
+    top_row = [point_name(first + i, top) for i in range(pits)]
+    names = bottom_row + top_row
+    lines: list[list[str]] = [[a, b] for a, b in zip(bottom_row, top_row, strict=True)]
+    if pits > 1:
+        lines += [[bottom_row[0], bottom_row[-1]], [top_row[0], top_row[-1]]]
+    loop = bottom_row[:]
+    if stores:
+        left, right = point_name(0, 1), point_name(pits + 1, 1)
+        names += [left, right]
+        lines += [[bottom_row[-1], right], [right, top_row[-1]], [top_row[0], left],
+                  [left, bottom_row[0]]]
+        loop += [right, *reversed(top_row), left]
+    else:
+        loop += list(reversed(top_row))
+    board = graph_board(names, lines, what)
+    node = {board.nodes[n]["name"]: n for n in board.nodes}
+    board.graph["tracks"] = {"Loop": [node[name] for name in loop]}
+    return board

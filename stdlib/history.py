@@ -124,19 +124,35 @@ def board_hash(table: Sequence[Sequence[int]], board: Sequence[int]) -> int:
     return h
 
 
+def mover_keys(env: Env) -> list[int]:
+    """The game's random 64-bit key per role, XORed into a board's hash to tell whose turn it
+    is in the position (a situation)."""
+    keys = env.shared.get("zobrist movers")
+    if keys is None:
+        rng = random.Random(0x5_1DE)
+        keys = env.shared["zobrist movers"] = [rng.getrandbits(64) for _ in env.roles]
+    return keys  # type: ignore[no-any-return]
+
+
 @ludeme("repeated")
-def repeated(env: Env, *, last: int | None = None) -> Cond:
+def repeated(env: Env, *, last: int | None = None, situational: bool = False) -> Cond:
     """True when the board is one that stood earlier in this game (after an earlier turn, or at
     the start): positional superko, forbidden with (forbid (repeated)). With last:N, only the
     last N positions count, the present one included: (forbid (repeated last:2)) is the simple
-    ko rule, which forbids taking back at once what the opponent just took. A turn that changed
-    nothing (a pass) repeats nothing. Positions keep the hashes of the boards they come from
-    (a position read from text starts a new history).
+    ko rule, which forbids taking back at once what the opponent just took. With
+    situational:true, the same board counts only with the same player to move (a move being
+    tried out is taken to hand the turn to the next player). A turn that changed nothing (a
+    pass) repeats nothing. Positions keep the hashes of the boards they come from (a position
+    read from text starts a new history).
 
     (forbid (named "ko" (repeated last:2)))"""
     table = zobrist(env)
     if last is not None and last < 1:
         env.error("last: needs 1 or more")
+    if situational and last is not None:
+        env.error("situational: looks at the whole game: leave last: out")
+    keys = mover_keys(env) if situational else None
+    roles = len(env.roles)
 
     def test(ctx: Ctx) -> bool:
         state = ctx.state
@@ -145,9 +161,17 @@ def repeated(env: Env, *, last: int | None = None) -> Cond:
         if ctx.changed is None and ctx.last is not None and not ctx.last:
             return False  # a pass
         board = ctx.board
-        h = state.zhash if board is state.board and not state.trial else board_hash(table, board)
+        # A move being tried out (on a copy of the board, or on the board while a filter
+        # judges it) makes a position that is not in the history yet: any earlier one that is
+        # the same repeats it. The position itself is in its history: it repeats one that
+        # stood before it.
+        trying = board is not state.board or ctx.changed is not None
+        h = state.zhash if not trying and not state.trial else board_hash(table, board)
+        if keys is not None:
+            to_move = (ctx.mover + 1) % roles if trying else state.to_move
+            return state.situations.get(h ^ keys[to_move], 0) > (0 if trying else 1)  # type: ignore[union-attr]
         if last is None:
-            return h in state.seen
-        return h in state.history[-last:]
+            return state.seen.get(h, 0) > (0 if trying else 1)
+        return h in (state.history[-last:] if trying else state.history[-last - 1:-1])
     test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
     return test

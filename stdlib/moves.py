@@ -406,6 +406,17 @@ def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
     return straight_moves(env, directions, to, from_, if_, unless, reach=None, of=of)
 
 
+def own_pieces(ctx: Ctx, from_: Region | None, kinds: frozenset[int] | None
+               ) -> Iterable[tuple[int, int]]:
+    """The (site, board value) of each of the mover's pieces that may move: those on the
+    `from:` sites (all of them without), of the `of:` kinds (any without)."""
+    board, owner, mover = ctx.board, ctx.owner, ctx.mover
+    for s in (from_(ctx) if from_ is not None else range(len(board))):
+        v = board[s]
+        if owner[v] == mover and (kinds is None or v in kinds):
+            yield s, v
+
+
 def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
                    if_: Cond | None, unless: Cond | None, reach: int | None,
                    of: str | None = None) -> Moves:
@@ -426,7 +437,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
         ds = dirs(mover) if callable(dirs) else dirs
         origins = from_(ctx) if from_ is not None else range(len(board))
         out: list[Move] = []
-        for s in origins:
+        for s in origins:  # own_pieces(), inlined: this loop is the hot path of many games
             v = board[s]
             if owner[v] != mover or (kinds is not None and v not in kinds):
                 continue
@@ -578,7 +589,7 @@ def any_of(*alternatives: Moves) -> Moves:
     if disjoint:  # moves of different kinds can never be the same move
         chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined]
         return chain
-    return generate
+    return kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
 
 
 def connected_groups(env: Env, size: int, dirs: tuple[str, ...],
@@ -853,6 +864,81 @@ def walk(env: Env, *, through: Cond, to: Cond, by: Direction = "Adjacent",
                     return out
         return out
     return kinded(generate, "move")
+
+
+@ludeme("take")
+def take(env: Env, region: Region, *, if_: Cond | None = None,
+         unless: Cond | None = None) -> Moves:
+    """The mover chooses a piece on one of the region's sites and takes it off the board: a
+    chosen capture, as after a mill in Morris (a piece standing on a terrain leaves it
+    behind). The filters are judged with To bound to the site, on the board after the piece
+    is gone. Written as the site, like a placement: `d7`.
+
+    (continue (take (sites Occupied Next)) if:(line 3 through:To))"""
+    names = env.names
+    no_piece = env.no_piece
+    made: dict[tuple[int, int], Move] = {}  # each removal made once per game
+
+    def removal(s: int, v: int) -> Move:
+        move = made.get((s, v))
+        if move is None:
+            move = made[(s, v)] = Move("remove", (s,), ((s, env.left_behind(v)),), names)
+        return move
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board = ctx.board
+        out: list[Move] = []
+        for s in sorted(set(region(ctx))):
+            v = board[s]
+            if v == EMPTY or s in no_piece:
+                continue
+            accept(ctx, removal(s, v), s, -1, if_, unless, out, from_hand=False)
+            if ctx.probe and out:
+                return out
+        return out
+    return kinded(generate, "remove")
+
+
+@ludeme("fly")
+def fly(env: Env, region: Region | None = None, *, from_: Region | None = None,
+        of: str | None = None, if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces (or those on the `from:` sites; with of:, only its
+    pieces of that kind) to any empty site of the region (by default, any empty site),
+    however far and whatever lies between: flying, as a Morris player reduced to three
+    pieces does. Written `from-to`.
+
+    (fly (sites Empty) of:"Man")"""
+    kinds = kinds_named(env, of)
+    no_piece = env.no_piece
+
+    def generate(ctx: Ctx) -> list[Move]:
+        board = ctx.board
+        targets = sorted({t for t in (region(ctx) if region is not None else range(len(board)))
+                          if board[t] == EMPTY and t not in no_piece})
+        out: list[Move] = []
+        for s, v in own_pieces(ctx, from_, kinds):
+            for t in targets:
+                if t != s:
+                    accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
+                           from_hand=False)
+                    if ctx.probe and out:
+                        return out
+        return out
+    return kinded(generate, "move")
+
+
+@ludeme("when")
+def when(env: Env, condition: Cond, moves: Moves, *, otherwise: Moves | None = None) -> Moves:
+    """The moves while the condition holds on the position (judged once, before any move is
+    tried), else the `otherwise:` moves (none without): a rule that depends on the state of
+    the game rather than on the move, such as a Morris player flying once down to three men.
+
+    (when (> (count (sites Occupied Mover)) 3) (step All to:Empty) otherwise:(fly))"""
+    def generate(ctx: Ctx) -> Sequence[Move]:
+        if condition(ctx):
+            return moves(ctx)
+        return otherwise(ctx) if otherwise is not None else []
+    return kinded(generate, moves, *((otherwise,) if otherwise is not None else ()))
 
 
 @ludeme("optional")

@@ -125,11 +125,22 @@ class Chain(Sequence[Move]):
         return itertools.chain.from_iterable(self.parts)
 
 
+MAX_PILE = 255  # the most pieces a pile may hold on one site
+
+
+def moves_a_piece(kind: str) -> bool:
+    """Does a move of this kind take a piece from one site (its first) to another (its
+    last)? Plain moves (`c3-d4`) and moves that promote on arrival (`e7-e8=Q`)."""
+    return kind == "move" or kind.startswith("move=")
+
+
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
-    if kind == "place":
+    if kind in ("place", "remove", "sow"):  # a removal as its site, sowing as the site sown
         return names[sites[0]]
     if kind == "move":
         return f"{names[sites[0]]}-{names[sites[1]]}"
+    if kind.startswith("move="):  # a move that promotes, as chess writes it: e7-e8=Q
+        return f"{names[sites[0]]}-{names[sites[1]]}{kind[4:]}"
     if kind == "multi":
         return ",".join(names[s] for s in sites)
     if kind == "exchange":
@@ -148,13 +159,18 @@ class PieceType:
 
     A piece may stand on a terrain piece (`on`, the terrain's board value; 0 for none): such a
     site holds both, written with the piece's symbol, and a piece leaving it leaves the
-    terrain behind (a miner on a tile)."""
+    terrain behind (a miner on a tile).
+
+    A pile (seeds in a pit) is a piece of its own for each count: the kind declared with
+    pile:true is its pile of 1, and piles of 2 to MAX_PILE follow at the end of the piece
+    list, with the count as their symbol (see Env.piles)."""
 
     name: str
     symbol: str
     owner: int
     value: int
     on: int = 0
+    count: int = 1  # how many of the piece the site holds: more than 1 for a pile
 
 
 @dataclass
@@ -244,6 +260,17 @@ class Env:
     special_symbol: dict[int, str] = field(default_factory=dict)
     # Pieces in hand: per role, the supply of its own pieces (0: unlimited, not counted).
     supply: tuple[int, ...] = ()
+    # Per role: does a piece taken off the board go back to its hand (reuse:)?
+    reuse: tuple[bool, ...] = ()
+    # Piles: for each kind declared pile:true (by the board value of its pile of 1), the board
+    # value of its pile of each count, indexed by the count (piles[v][0] is EMPTY).
+    piles: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # Named regions ((region ...)): name -> owning role (None: everyone's) -> sites.
+    regions: dict[str, dict[int | None, tuple[int, ...]]] = field(default_factory=dict)
+    # Named tracks (the board's and (track ...)'s): name -> owning role (None: everyone's) ->
+    # (the sites in order, whether the track loops back to its start).
+    tracks: dict[str, dict[int | None, tuple[tuple[int, ...], bool]]] = field(
+        default_factory=dict)
     # What ludemes remember from one move to the next (e.g. a ko-like restriction).
     memories: list[Memory] = field(default_factory=list)
     # What positions keep up to date move by move for ludemes (see Tracker).
@@ -294,7 +321,9 @@ class Env:
     def hands_after(self, hands: tuple[int, ...], board: list[int],
                     changes: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
         """Hands after `changes` on `board`: a counted piece put on the board leaves its
-        owner's hand, one taken off the board returns to it."""
+        owner's hand, one taken off the board returns to it (unless its role has
+        reuse:false: then only as many as the changes put back down, as when a piece moves
+        from one site to another)."""
         counted = self._counted
         owner = self._owner
         new = list(hands)
@@ -306,6 +335,10 @@ class Env:
                 new[owner[v]] -= 1
             if counted[old]:
                 new[owner[old]] += 1
+        if not self._all_reuse:
+            for r, keep in enumerate(self.reuse):
+                if not keep and new[r] > hands[r]:
+                    new[r] = hands[r]
         return tuple(new)
 
     def shortage(self, hands: tuple[int, ...], board: list[int],
@@ -321,6 +354,9 @@ class Env:
         """Freeze the tables derived from the pieces once they are all declared."""
         self._counted = self.counted
         self._owner = self.owner
+        self._all_reuse = all(self.reuse)
+        self.count_of = self.counts
+        self._pile_base = self.pile_base
         self._placements: dict[int, list[Move]] = {}
         self._piece_moves: dict[tuple[int, int, int], Move] = {}
         self._touched: dict[tuple[Any, Any], list[tuple[int, ...]]] = {}
@@ -376,6 +412,28 @@ class Env:
             if p.owner == role:
                 return p.value
         raise KeyError(role)
+
+    def pile_value(self, value: int, count: int) -> int | None:
+        """The board value of a pile of `count` of the pile kind that `value` is a pile of
+        (None if it is not a pile kind or the count is out of range)."""
+        table = self.piles.get(self._pile_base[value]) if value else None
+        if table is None or not 0 <= count < len(table):
+            return None
+        return table[count]
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """counts[value]: how many pieces a site with that board value holds (0 empty)."""
+        return (0, *(p.count for p in self.pieces))
+
+    @property
+    def pile_base(self) -> tuple[int, ...]:
+        """pile_base[value]: the pile of 1 of the value's pile kind (0 if not a pile)."""
+        base = [0] * (len(self.pieces) + 1)
+        for first, table in self.piles.items():
+            for v in table[1:]:
+                base[v] = first
+        return tuple(base)
 
     def left_behind(self, value: int) -> int:
         """What a site holds once the piece of board value `value` leaves it."""

@@ -10,7 +10,7 @@ import networkx as nx
 from dsl import types as t
 from stdlib.boards import Board
 from stdlib.registry import ludeme
-from stdlib.runtime import NEUTRAL, Ctx, Env
+from stdlib.runtime import MAX_PILE, NEUTRAL, Ctx, Env
 from stdlib.types import Annotated, Cond, Direction, Region, ResultExpr, RoleExpr, Side
 
 Section = Annotated[object, t.SECTION]
@@ -37,6 +37,7 @@ class PlayerDecl:
     on: str
     kinds: tuple[PieceDecl, ...] = ()
     piece: str = ""  # the name of the role's own piece (default: the role's name)
+    reuse: bool = True  # does a piece taken off the board go back to the hand?
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class BoardSection:
 class PieceDecl:
     name: str
     symbol: str
+    pile: bool = False  # a site may hold any number of these (seeds in a pit)
 
 
 @dataclass(frozen=True)
@@ -130,13 +132,15 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
            sides: list[Side] | None = None, supply: int = 0, on: str = "",
-           kinds: list[PieceT] | None = None, piece: str = "") -> PlayerT:
+           kinds: list[PieceT] | None = None, piece: str = "", reuse: bool = True) -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of
     its pieces (0: unlimited). With a supply, the pieces not on the board are in the role's
     hand: a placement takes one from it, a piece leaving the board (replaced, captured or
-    removed) returns to it, and a move needing more pieces than the hand holds is not legal.
+    removed) returns to it — unless reuse:false, when a piece taken off the board is out of
+    the game (Nine Men's Morris) — and a move needing more pieces than the hand holds is not
+    legal.
     `on` names a neutral piece its pieces always stand on (a terrain, such as a tile): the
     symbol then means "this piece on that terrain", and a piece leaving a site leaves the
     terrain behind. `kinds` are further kinds of piece the role owns, each with its own name
@@ -146,7 +150,7 @@ def player(name: str, *, symbol: str = "", forward: Direction | None = None,
 
     (player "White" symbol:"w" forward:N kinds:{(piece "King" symbol:"W")})"""
     return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on,
-                      tuple(kinds or ()), piece)
+                      tuple(kinds or ()), piece, reuse)
 
 
 @ludeme("pieces")
@@ -159,11 +163,13 @@ def pieces(kinds: list[PieceT]) -> Section:
 
 
 @ludeme("piece")
-def piece(name: str, *, symbol: str) -> PieceT:
-    """A neutral piece kind and its one-character symbol.
+def piece(name: str, *, symbol: str, pile: bool = False) -> PieceT:
+    """A neutral piece kind and its one-character symbol. With pile:true a site may hold any
+    number of them, all alike (seeds in a pit, up to 255 on a site): position text writes
+    such a site as its count (`4`, `12`), `(pieces-on Site)` reads it, and sowing moves them.
 
-    (piece "Stone" symbol:"x")"""
-    return PieceDecl(name, symbol)
+    (piece "Seed" symbol:"o" pile:true)"""
+    return PieceDecl(name, symbol, pile)
 
 
 @ludeme("board")
@@ -179,6 +185,43 @@ class SpecialSection:
     name: str
     sites: object  # Region
     symbol: str
+
+
+@dataclass(frozen=True)
+class RegionSection:
+    name: str
+    sites: object  # Region
+    owner: object  # RoleExpr or None
+
+
+@dataclass(frozen=True)
+class TrackSection:
+    name: str
+    sites: tuple[str, ...]
+    owner: object  # RoleExpr or None
+    loop: bool
+
+
+@ludeme("region")
+def region_section(name: str, sites: Region, *, owner: RoleExpr | None = None) -> Section:
+    """A named region of the board, read with (sites Named "name"); with owner:, the region
+    belongs to that role, and several (region ...) of one name give each role its own (a
+    player's row of pits, a promotion zone). A game may have several (region ...) sections.
+
+    (region "Pits" (sites Row 1) owner:"South")"""
+    return RegionSection(name, sites, owner)
+
+
+@ludeme("track")
+def track_section(name: str, sites: list[str], *, owner: RoleExpr | None = None,
+                  loop: bool = True) -> Section:
+    """A named track: the sites pieces go along, in order (a loop, back from the last to the
+    first, unless loop:false), for sowing and for (sites Behind ...). With owner:, the track
+    is that role's, and several (track ...) of one name give each role its own way round. A
+    board may define tracks too (a mancala board's "Loop").
+
+    (track "Circuit" {"a1" "b1" "c1" "c2" "b2" "a2"} owner:"South")"""
+    return TrackSection(name, tuple(sites), owner, loop)
 
 
 @ludeme("special")
@@ -201,11 +244,12 @@ def start(*setups: SetupT) -> Section:
 
 
 @ludeme("put")
-def put(env: Env, role: RoleExpr, sites: Region) -> SetupT:
+def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1) -> SetupT:
     """In the start position, one of role's pieces on each of the sites (Neutral: the first
-    neutral piece declared in (pieces ...)).
+    neutral piece declared in (pieces ...)); with count:N, a pile of N on each (a piece
+    declared pile:true).
 
-    (put "Black" (sites Row 1 2))"""
+    (put Neutral (sites Row 1 2) count:4)"""
     probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
     who = role(probe)
     fixed = getattr(sites, "static", None)
@@ -217,8 +261,19 @@ def put(env: Env, role: RoleExpr, sites: Region) -> SetupT:
         if not neutral:
             env.error("(put Neutral ...) needs a neutral piece declared in (pieces ...)")
             return Setup(0, frozenset())
-        return Setup(neutral[0], fixed)
-    return Setup(env.piece_of(who), fixed)
+        value = neutral[0]
+    else:
+        value = env.piece_of(who)
+    if count != 1:
+        piled = env.pile_value(value, count)
+        if piled is None:
+            name = env.pieces[value - 1].name if value else "this piece"
+            env.error(f'"{name}" is not a pile: declare it (piece ... pile:true) to put '
+                      "several on a site" if value not in env.piles else
+                      f"count: goes from 0 to {MAX_PILE}")
+            return Setup(0, frozenset())
+        value = piled
+    return Setup(value, fixed)
 
 
 @ludeme("play")

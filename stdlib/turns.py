@@ -85,13 +85,17 @@ def moves_without_capture(env: Env) -> IntExpr:
 
 
 @ludeme("add-score")
-def add_score(env: Env, role: RoleExpr, amount: IntExpr) -> Effect:
-    """A turn step: adds the amount (which may be negative) to the role's score. Scores start
-    at 0; conditions read them with (score ROLE), and position text writes them as
-    `score ROLE: N` when they are not 0.
+def add_score(env: Env, role: RoleExpr, amount: IntExpr, *, if_: Cond | None = None
+              ) -> Effect:
+    """A turn step: adds the amount (which may be negative) to the role's score, when the
+    condition holds (always, without if:). Scores start at 0; conditions read them with
+    (score ROLE), and position text writes them as `score ROLE: N` when they are not 0.
 
-    (add-score Mover (closed-cells To))"""
+    (add-score Mover (pieces-in ("Captures")) if:(not ("GrandSlam")))"""
     env.uses_scores = True
+    if if_ is not None:
+        condition, unconditional = if_, amount
+        amount = lambda ctx: unconditional(ctx) if condition(ctx) else 0  # noqa: E731
 
     def effect(ctx: Ctx) -> tuple[tuple[int, int], ...]:
         return ()
@@ -110,6 +114,26 @@ def score(env: Env, role: RoleExpr) -> IntExpr:
         scores = ctx.state.scores if ctx.state is not None else ()
         return int(scores[role(ctx)]) if scores else 0
     return value
+
+
+@ludeme("most")
+def most(env: Env, amount: IntExpr) -> ResultExpr:
+    """Result: the amount is worked out for each role, as if it were the mover (Mover and
+    Next, and a region's default owner, are that role); the role with the highest wins, and a
+    tie for highest is a draw. Kalah: each player's seeds in their pits and store.
+
+    (if (full) (most (pieces-in (union (sites Named "Pits") (sites Named "Store")))))"""
+    roles = len(env.roles)
+
+    def result(ctx: Ctx) -> int:
+        values = []
+        for r in range(roles):
+            each = Ctx(ctx.board, r, ctx.state, env, ctx.owner)
+            values.append(amount(each))
+        best = max(values)
+        winners = [r for r, v in enumerate(values) if v == best]
+        return winners[0] if len(winners) == 1 else -1  # DRAW
+    return result
 
 
 @ludeme("most-score")
