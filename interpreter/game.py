@@ -16,7 +16,7 @@ from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
-from stdlib.history import board_hash
+from stdlib.history import board_hash, situation
 from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 
@@ -193,6 +193,7 @@ class Game:
             for kinds, phase in zip(decisions, play.phases, strict=True)]
         self.end_rules = end.rules
         self.start = self._start_board(start)
+        env.shared["start board"] = self.start  # for ludemes that look back at it (castling)
         env.can_move = self._can_move  # type: ignore[attr-defined]
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
@@ -315,10 +316,12 @@ class Game:
             state.before = before
             keys = self.env.shared.get("zobrist movers")
             if keys is not None:
-                state.situations = {state.zhash ^ keys[state.to_move]: 1}
+                state.situations = {situation(keys, state.zhash, state.to_move,
+                                              state.memory): 1}
                 if before:  # the board before the last turn, with its mover to move
-                    earlier = state.history[0] ^ keys[self.previous(state.to_move)]
-                    state.situations[earlier] = state.situations.get(earlier, 0) + 1
+                    back = situation(keys, state.history[0], self.previous(state.to_move),
+                                     (None,) * len(state.memory))
+                    state.situations[back] = state.situations.get(back, 0) + 1
 
     def default_hands(self, board: list[int]) -> tuple[int, ...]:
         """Pieces in hand when nothing says otherwise: each role's supply minus its pieces on
@@ -563,10 +566,12 @@ class Game:
                 was = owner[board[s]]
                 if was >= 0 and was != mover and owner[v] != was:
                     taken += 1
+        resets = env.uses_quiet and moves_a_piece(move.kind) and \
+            board[move.sites[0]] in env.quiet_resets
         self._make(state, move.changes)
         changed = move.changed
         if env.uses_quiet:
-            state.quiet = 0 if taken else state.quiet + 1
+            state.quiet = 0 if taken or resets else state.quiet + 1
         if self.env.uses_last and move.kind != "pass":
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
@@ -634,7 +639,8 @@ class Game:
             assert seen is not None
             seen[h] = seen.get(h, 0) + 1
             if state.situations is not None:
-                h ^= self.env.shared["zobrist movers"][state.to_move]
+                h = situation(self.env.shared["zobrist movers"], h, state.to_move,
+                              state.memory)
                 state.situations[h] = state.situations.get(h, 0) + 1
             state.before = tuple((s, old) for s, old in sorted(state.undo.items())
                                  if board[s] != old)

@@ -60,8 +60,11 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"passes: {state.passes}")
     if state.before and game.env.uses_history:
         lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
+    fen_counts = game.env.quiet_key == "halfmove"  # chess writes its two counters as FEN does
     if game.env.uses_quiet and state.quiet:
-        lines.append(f"without capture: {state.quiet}")
+        lines.append(f"{game.env.quiet_key}: {state.quiet}")
+    if fen_counts and state.turn:
+        lines.append(f"fullmove: {state.turn // len(game.players) + 1}")
     if game.env.uses_turns and state.turn:
         lines.append(f"turns: {state.turn}")
     for role, points in zip(game.players, state.scores, strict=False):
@@ -189,7 +192,11 @@ def parse_position(game: Game, text: str) -> State:
         except ValueError as exc:
             raise PositionError(f"line {number}: before: {exc}") from None
     turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
-    quiet = _int_key(keys, "without capture", 0, 0, 10**9) if game.env.uses_quiet else 0
+    quiet_key = game.env.quiet_key
+    quiet = _int_key(keys, quiet_key, 0, 0, 10**9) if game.env.uses_quiet else 0
+    if quiet_key == "halfmove":  # FEN's full move number: turns played, as far as it says
+        full = _int_key(keys, "fullmove", 1, 1, 10**9)
+        turn = (full - 1) * len(game.players) + (to_move - game.first) % len(game.players)
     scores = [0] * len(game.players) if game.env.uses_scores else []
     for r, role in enumerate(game.players):
         key = f"score {role}".lower()
@@ -221,7 +228,8 @@ def parse_position(game: Game, text: str) -> State:
         keywords += [f"score {role}" for role in game.players] if scores else []
         keywords += ["before"] if game.env.uses_history else []
         keywords += ["turns"] if game.env.uses_turns else []
-        keywords += ["without capture"] if game.env.uses_quiet else []
+        keywords += [quiet_key] if game.env.uses_quiet else []
+        keywords += ["fullmove"] if quiet_key == "halfmove" else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")

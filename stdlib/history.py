@@ -134,23 +134,38 @@ def mover_keys(env: Env) -> list[int]:
     return keys  # type: ignore[no-any-return]
 
 
+def situation(keys: Sequence[int], board_hash: int, to_move: int,
+              memory: tuple[Any, ...]) -> int:
+    """The hash of a situation: the board, the player to move, and what the ludemes remember
+    (castling rights, an en passant square, ...)."""
+    h = board_hash ^ keys[to_move]
+    if any(value is not None for value in memory):
+        h ^= hash(memory) & 0xFFFF_FFFF_FFFF_FFFF
+    return h
+
+
 @ludeme("repeated")
-def repeated(env: Env, *, last: int | None = None, situational: bool = False) -> Cond:
+def repeated(env: Env, *, last: int | None = None, situational: bool = False,
+             times: int = 2) -> Cond:
     """True when the board is one that stood earlier in this game (after an earlier turn, or at
     the start): positional superko, forbidden with (forbid (repeated)). With last:N, only the
     last N positions count, the present one included: (forbid (repeated last:2)) is the simple
     ko rule, which forbids taking back at once what the opponent just took. With
     situational:true, the same board counts only with the same player to move (a move being
-    tried out is taken to hand the turn to the next player). A turn that changed nothing (a
-    pass) repeats nothing. Positions keep the hashes of the boards they come from (a position
-    read from text starts a new history).
+    tried out is taken to hand the turn to the next player), and with what the ludemes
+    remember (castling rights, an en passant square). times:3 asks for the third time (chess's
+    threefold repetition). A turn that changed nothing (a pass) repeats nothing. Positions
+    keep the hashes of the boards they come from (a position read from text starts a new
+    history).
 
     (forbid (named "ko" (repeated last:2)))"""
     table = zobrist(env)
     if last is not None and last < 1:
         env.error("last: needs 1 or more")
-    if situational and last is not None:
-        env.error("situational: looks at the whole game: leave last: out")
+    if last is not None and (situational or times != 2):
+        env.error("situational: and times: look at the whole game: leave last: out")
+    if times < 2:
+        env.error("times: needs 2 or more")
     keys = mover_keys(env) if situational else None
     roles = len(env.roles)
 
@@ -167,11 +182,13 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False) ->
         # stood before it.
         trying = board is not state.board or ctx.changed is not None
         h = state.zhash if not trying and not state.trial else board_hash(table, board)
+        earlier = times - 1  # times it must have stood before
         if keys is not None:
             to_move = (ctx.mover + 1) % roles if trying else state.to_move
-            return state.situations.get(h ^ keys[to_move], 0) > (0 if trying else 1)  # type: ignore[union-attr]
+            key = situation(keys, h, to_move, state.memory)
+            return state.situations.get(key, 0) >= earlier + (0 if trying else 1)  # type: ignore[union-attr]
         if last is None:
-            return state.seen.get(h, 0) > (0 if trying else 1)
+            return state.seen.get(h, 0) >= earlier + (0 if trying else 1)
         return h in (state.history[-last:] if trying else state.history[-last - 1:-1])
     test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
     return test

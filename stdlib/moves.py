@@ -22,6 +22,7 @@ from stdlib.runtime import (
     Move,
     Placements,
     Tracker,
+    moves_a_piece,
     pass_move,
 )
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
@@ -393,17 +394,19 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
 
 @ludeme("slide")
 def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
-          from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
-          unless: Cond | None = None) -> Moves:
+          from_: Region | None = None, of: str | None = None, max: int | None = None,
+          if_: Cond | None = None, unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites) any distance in a
     straight line in one of the directions, over empty sites, stopping on one that holds
     `to:` (Empty by default, as an Amazons queen; EmptyOrEnemy also lets it stop on the
     first piece in its way if that is an enemy's, capturing it, as a chess rook). Pieces and
-    special sites block the way. With of:, only the mover's pieces of that kind move.
-    Written `from-to`.
+    special sites block the way. With of:, only the mover's pieces of that kind move; with
+    max:, at most that many sites (a pawn's first move: max:2). Written `from-to`.
 
     (slide Orthogonal to:EmptyOrEnemy)"""
-    return straight_moves(env, directions, to, from_, if_, unless, reach=None, of=of)
+    if max is not None and max < 1:
+        env.error("max: needs 1 or more")
+    return straight_moves(env, directions, to, from_, if_, unless, reach=max, of=of)
 
 
 def own_pieces(ctx: Ctx, from_: Region | None, kinds: frozenset[int] | None
@@ -453,7 +456,133 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     if board[t] != EMPTY:
                         break
         return out
+    if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
+        generate.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
     return kinded(generate, "move")
+
+
+Attacks = Callable[[Ctx, int, int], bool]  # (ctx, site, attacker role) -> attacked?
+
+
+def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
+                kinds: frozenset[int] | None, reach: int | None) -> Attacks:
+    """Whether a step or slide capturing by replacement (of the `kinds`, `reach` sites at
+    most) lets a piece of the attacker take on a site: looked at from the site, back along
+    each direction, to the first piece (see (attacked ...))."""
+    from stdlib.boards import OPPOSITE
+
+    rays = env.topology.rays
+    no_piece = env.no_piece
+    back = {d: tuple(ray[:reach] for ray in rays[OPPOSITE[d]]) for d in env.topology.directions
+            if OPPOSITE.get(d) in rays}
+
+    def attacks(ctx: Ctx, site: int, role: int) -> bool:
+        board, owner = ctx.board, ctx.owner
+        for d in (dirs(role) if callable(dirs) else dirs):
+            for t in back.get(d, ((),) * len(board))[site]:
+                if t in no_piece:
+                    break
+                v = board[t]
+                if v != EMPTY:
+                    if owner[v] == role and (kinds is None or v in kinds):
+                        return True
+                    break
+        return False
+    return attacks
+
+
+@ludeme("leap")
+def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
+         from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
+         unless: Cond | None = None) -> Moves:
+    """Move one of the mover's pieces (with of:, only its pieces of that kind) straight to the
+    site `across` columns and `up` rows away, in any of the eight ways those can be turned
+    and mirrored, whatever lies between, onto a site holding `to:` (empty or an enemy piece,
+    captured, by default): a knight's move is (leap 1 2). Boards whose sites lie on a grid
+    only. Written `from-to`.
+
+    (leap 1 2 of:"Knight")"""
+    from stdlib.logic import cell_test
+
+    xy = env.topology.xy
+    at = {(round(x), round(y)): s for s, (x, y) in enumerate(xy)}
+    offsets = sorted({(sx * a, sy * b) for a, b in ((across, up), (up, across))
+                      for sx in (1, -1) for sy in (1, -1)})
+    targets = [tuple(t for dx, dy in offsets
+                     if (t := at.get((round(x) + dx, round(y) + dy), -1)) >= 0)
+               for x, y in xy]
+    no_piece = env.no_piece
+    target = cell_test(env, to)
+    kinds = kinds_named(env, of)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        out: list[Move] = []
+        for s, v in own_pieces(ctx, from_, kinds):
+            for t in targets[s]:
+                if t not in no_piece and target(ctx, t):
+                    accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
+                           from_hand=False)
+                    if ctx.probe and out:
+                        return out
+        return out
+
+    def attacks(ctx: Ctx, site: int, role: int) -> bool:
+        board, owner = ctx.board, ctx.owner
+        return any(owner[board[t]] == role and (kinds is None or board[t] in kinds)
+                   for t in targets[site])  # the leaps are symmetric: back is forth
+
+    if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
+        generate.attacks = attacks  # type: ignore[attr-defined]
+    return kinded(generate, "move")
+
+
+@ludeme("promoting")
+def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
+              of: str | None = None) -> Moves:
+    """The moves, except that a piece (of the `of:` kind, any without) arriving on a site of
+    the region becomes one of the mover's kinds named in `to:`, the mover's choice: each
+    choice is a move of its own, written with the new piece's letter, `e7-e8=Q`.
+
+    (promoting ("PawnMoves") to:{"Queen" "Rook" "Bishop" "Knight"} in:(sites Side Forward))"""
+    roles = range(len(env.roles))
+    choices: list[list[tuple[str, int]]] = []  # per role: (letter, board value)
+    for r in roles:
+        here = []
+        for name in to:
+            value = kind_value(env, r, name)
+            if value is None:
+                env.error(f'{env.roles[r]} has no piece named "{name}" to promote to')
+                continue
+            here.append((env.pieces[value - 1].symbol.upper(), value))
+        choices.append(here)
+    kinds = kinds_named(env, of)
+    names = env.names
+    made: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Move] = {}
+
+    def generate(ctx: Ctx) -> list[Move]:
+        zone = in_(ctx)
+        board = ctx.board
+        out: list[Move] = []
+        for m in moves(ctx):
+            if not moves_a_piece(m.kind) or m.sites[-1] not in zone or (
+                    kinds is not None and board[m.sites[0]] not in kinds):
+                out.append(m)
+                continue
+            to_site = m.sites[-1]
+            for letter, value in choices[ctx.mover]:
+                kind = f"move={letter}"
+                changes = tuple((s, value if s == to_site else v) for s, v in m.changes)
+                key = (kind, m.sites[0], to_site, changes)
+                promoted = made.get(key)
+                if promoted is None:
+                    promoted = made[key] = Move(kind, m.sites, changes, names)
+                out.append(promoted)
+        return out
+    promotions = frozenset(f"move={letter}" for here in choices for letter, _ in here)
+    generate.kinds = (getattr(moves, "kinds", None) or frozenset()) | promotions  # type: ignore[attr-defined]
+    if hasattr(moves, "attacks"):
+        generate.attacks = moves.attacks  # type: ignore[attr-defined]
+    return generate
 
 
 @ludeme("hop")
@@ -586,10 +715,16 @@ def any_of(*alternatives: Moves) -> Moves:
                 break
         return out
 
+    result: Moves = chain if disjoint else generate
     if disjoint:  # moves of different kinds can never be the same move
         chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined]
-        return chain
-    return kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
+    else:
+        kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
+    if all(hasattr(alt, "attacks") for alt in alternatives):
+        tests = [alt.attacks for alt in alternatives]  # type: ignore[attr-defined]
+        result.attacks = lambda ctx, site, role: any(  # type: ignore[attr-defined]
+            test(ctx, site, role) for test in tests)
+    return result
 
 
 def connected_groups(env: Env, size: int, dirs: tuple[str, ...],

@@ -98,10 +98,25 @@ class RoleSites(Tracker):
 
 
 @ludeme("sites Occupied")
-def sites_occupied(env: Env, role: RoleExpr | None = None) -> Region:
-    """The sites holding a piece of `role` (any piece if no role is given).
+def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | None = None
+                   ) -> Region:
+    """The sites holding a piece of `role` (any piece if no role is given); with of:, only
+    pieces of the kinds named.
 
-    (count (sites Occupied Mover))"""
+    (count (sites Occupied Mover of:{"Rook" "Queen"}))"""
+    if of is not None:
+        from stdlib.moves import kinds_named
+
+        values: frozenset[int] = frozenset()
+        for name in of:
+            values |= kinds_named(env, name) or frozenset()
+        owner = env.owner
+
+        def of_kinds(ctx: Ctx) -> list[int]:
+            r = role(ctx) if role is not None else None
+            return [s for s, v in enumerate(ctx.board)
+                    if v in values and (r is None or owner[v] == r)]
+        return of_kinds
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
     pieces = env.shared.get("role sites")

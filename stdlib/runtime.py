@@ -288,8 +288,12 @@ class Env:
     uses_turns: bool = False
     # Does a turn step ask whether the last decision captured ((captured))?
     uses_taken: bool = False
-    # Does the game count decisions without a capture ((moves-without-capture))?
+    # Does the game count decisions without a capture ((moves-without-capture))? A move of a
+    # piece of one of `quiet_resets` starts the count again too ((halfmove-clock ...)), and
+    # position text writes the count under `quiet_key`.
     uses_quiet: bool = False
+    quiet_resets: frozenset[int] = frozenset()
+    quiet_key: str = "without capture"
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context

@@ -244,10 +244,11 @@ def start(*setups: SetupT) -> Section:
 
 
 @ludeme("put")
-def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1) -> SetupT:
+def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1, piece: str = ""
+        ) -> SetupT:
     """In the start position, one of role's pieces on each of the sites (Neutral: the first
-    neutral piece declared in (pieces ...)); with count:N, a pile of N on each (a piece
-    declared pile:true).
+    neutral piece declared in (pieces ...)); piece: names one of the role's kinds (a king);
+    with count:N, a pile of N on each (a piece declared pile:true).
 
     (put Neutral (sites Row 1 2) count:4)"""
     probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
@@ -264,6 +265,14 @@ def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1) -> SetupT:
         value = neutral[0]
     else:
         value = env.piece_of(who)
+    if piece:
+        from stdlib.moves import kind_value
+
+        kind = kind_value(env, who, piece) if who != NEUTRAL else None
+        if kind is None:
+            env.error(f'the role has no piece named "{piece}"')
+            return Setup(0, frozenset())
+        value = kind
     if count != 1:
         piled = env.pile_value(value, count)
         if piled is None:

@@ -1,0 +1,258 @@
+"""The chess family's ludemes: attack tests, castling, en passant and the halfmove clock.
+
+They are written for chess and usable by any variant: the pieces, the attacking moves, the
+rook's and the king's kinds are arguments, not built in. `(attacked ...)` answers from each
+attacking move's own reverse test where it has one (steps, slides and leaps that capture by
+replacement look back from the attacked site), and otherwise by generating the attacker's
+moves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from stdlib.moves import accept, kind_value, kinded, kinds_named
+from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
+from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
+
+
+def attack_test(env: Env, moves: Moves) -> Callable[[Ctx, int, int], bool]:
+    """(ctx, site, role) -> can one of `moves`, made by `role`, take a piece on the site? From
+    the moves' reverse test if they have one, else by generating them."""
+    reverse = getattr(moves, "attacks", None)
+    if reverse is not None:
+        return reverse  # type: ignore[no-any-return]
+
+    def by_generating(ctx: Ctx, site: int, role: int) -> bool:
+        probe = Ctx(ctx.board, role, ctx.state, env, ctx.owner)
+        return any(m.sites and m.sites[-1] == site for m in moves(probe))
+    return by_generating
+
+
+@ludeme("attacked")
+def attacked(env: Env, region: Region, *, by: Moves, attacker: RoleExpr | None = None
+             ) -> Cond:
+    """True when a piece of `attacker` (by default the player after the mover) could take a
+    piece on one of the region's sites with one of the `by:` moves, were it its turn: check,
+    when the region is the king's site. The moves are those that capture, written as for
+    play (`(slide Orthogonal of:"Rook" to:Enemy)`, ...).
+
+    (forbid (named "it leaves the king in check"
+              (attacked (sites Occupied Mover of:{"King"}) by:("Attacks"))))"""
+    test = attack_test(env, by)
+    roles = len(env.roles)
+
+    def holds(ctx: Ctx) -> bool:
+        role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % roles
+        return any(test(ctx, s, role) for s in region(ctx))
+    holds.why = "a piece is attacked"  # type: ignore[attr-defined]
+    return holds
+
+
+# Castling --------------------------------------------------------------------------------------
+
+Right = tuple[int, int, int]  # (role, the king's start site, the rook's start site)
+
+
+def castling_rights(env: Env, king: str, rook: str, start: Sequence[int]) -> list[Right]:
+    """Each role's castling rights at the start: its king with each of its rooks on the
+    king's row, in the start position."""
+    topo = env.topology
+    rights: list[Right] = []
+    for r in range(len(env.roles)):
+        k, rk = kind_value(env, r, king), kind_value(env, r, rook)
+        kings = [s for s, v in enumerate(start) if v == k]
+        if k is None or rk is None or len(kings) != 1:
+            continue
+        row = topo.row_of[kings[0]]
+        rights += [(r, kings[0], s) for s, v in enumerate(start)
+                   if v == rk and topo.row_of[s] == row]
+    return rights
+
+
+@ludeme("castle")
+def castle(env: Env, king: str, rook: str, *, attacks: Moves) -> Moves:
+    """Castling: the mover's king, and a rook of the king's row, neither of which has left
+    its start site (nor been taken there), with only empty sites between them: the king goes
+    two sites towards the rook and the rook to the site the king crossed, unless the king
+    stands on, crosses or lands on a site the other player `attacks:`. Written as the king's
+    move (`e1-g1`). Position text keeps the rights still held as `castling: KQkq` (K and Q
+    the king's and queen's sides, capitals for the first player) when some are lost.
+
+    (castle "King" "Rook" attacks:("Attacks"))"""
+    test = attack_test(env, attacks)
+    topo = env.topology
+    names = env.names
+    rights_at: dict[int, list[Right]] = {}  # filled once the start position is known
+    letters: dict[Right, str] = {}
+    slot = len(env.memories)
+
+    def rights() -> list[Right]:
+        found = rights_at.get(0)
+        if found is None:
+            start = env.shared.get("start board")
+            found = rights_at[0] = castling_rights(env, king, rook, start or [])
+            for right in found:
+                r, k, rk = right
+                side = "K" if topo.col_of[rk] > topo.col_of[k] else "Q"
+                symbol = env.pieces[env.piece_of(r) - 1].symbol
+                letters[right] = side if r == 0 or symbol.isupper() else side.lower()
+        return found
+
+    def update(old: list[int], new: list[int], changed: tuple[int, ...], lost: Any) -> Any:
+        lost = set(lost or ())
+        for right in rights():
+            if right not in lost and (right[1] in changed or right[2] in changed):
+                lost.add(right)
+        return frozenset(lost) or None
+
+    def render(lost: Any) -> str:
+        held = "".join(letters[r] for r in sorted(rights(), key=lambda r: (r[0], letters[r]))
+                       if r not in lost)
+        return held or "-"
+
+    def parse(text: str) -> Any:
+        text = text.strip()
+        by_letter = {letters[r]: r for r in rights()}
+        if text != "-" and (not text or any(ch not in by_letter for ch in text)):
+            known = "".join(by_letter) or "none"
+            raise ValueError(f"write the castling rights held as letters of {known}, or -")
+        held = {by_letter[ch] for ch in text if ch != "-"}
+        return frozenset(set(rights()) - held) or None
+
+    env.memories.append(Memory("castling", update, render, parse))
+    roles = len(env.roles)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        state = ctx.state
+        lost = state.memory[slot] if state is not None else None
+        board, mover = ctx.board, ctx.mover
+        out: list[Move] = []
+        for right in rights():
+            r, k, rk = right
+            if r != mover or (lost and right in lost):
+                continue
+            king_value, rook_value = board[k], board[rk]
+            if king_value != kind_value(env, r, king) or rook_value != kind_value(env, r, rook):
+                continue
+            row = [s for s in topo.rows[topo.row_of[k]]]
+            kc, rc = topo.col_of[k], topo.col_of[rk]
+            step = 1 if rc > kc else -1
+            by_col = {topo.col_of[s]: s for s in row}
+            king_to, rook_to = by_col.get(kc + 2 * step), by_col.get(kc + step)
+            if king_to is None or rook_to is None:
+                continue
+            lo, hi = min(kc, rc, kc + 2 * step), max(kc, rc, kc + 2 * step)
+            if any(board[by_col[c]] != EMPTY for c in range(lo, hi + 1)
+                   if c in by_col and by_col[c] not in (k, rk)):
+                continue
+            enemy = (mover + 1) % roles
+            if any(test(ctx, s, enemy) for s in (k, rook_to, king_to)):
+                continue
+            changes = ((k, EMPTY), (rk, EMPTY), (king_to, king_value), (rook_to, rook_value))
+            accept(ctx, Move("move", (k, king_to), changes, names), king_to, k, None, None, out,
+                   from_hand=False)
+        return out
+    return kinded(generate, "move")
+
+
+# En passant ------------------------------------------------------------------------------------
+
+
+@ludeme("en-passant")
+def en_passant(env: Env, piece: str) -> Moves:
+    """En passant: when a piece of the named kind has just gone two sites straight ahead,
+    with an enemy piece of that kind standing beside where it landed, that enemy may take it
+    by moving diagonally forward onto the site it passed over, as if it had gone only one.
+    Written as that move (`e5-d6`). Position text keeps the site passed over as `en passant:
+    d6` while the capture is possible.
+
+    (en-passant "Pawn")"""
+    topo = env.topology
+    step = topo.step
+    kinds = kinds_named(env, piece) or frozenset()
+    owner = env.owner
+    names = env.names
+    beside = [tuple(t for d in ("E", "W") if d in step and (t := step[d][s]) != -1)
+              for s in range(topo.size)]
+    slot = len(env.memories)
+
+    def passed(old: list[int], new: list[int], changed: tuple[int, ...]) -> int | None:
+        """The site a piece of the kind just passed over in a two-site straight move."""
+        gone = [s for s in changed if old[s] in kinds and new[s] == EMPTY]
+        came = [t for t in changed if new[t] in kinds and old[t] == EMPTY]
+        if len(gone) != 1 or len(came) != 1:
+            return None
+        s, t = gone[0], came[0]
+        if topo.col_of[s] != topo.col_of[t] or abs(topo.row_of[s] - topo.row_of[t]) != 2:
+            return None
+        middle = [u for u in range(topo.size) if topo.col_of[u] == topo.col_of[s]
+                  and topo.row_of[u] == (topo.row_of[s] + topo.row_of[t]) // 2]
+        return middle[0] if middle else None
+
+    def update(old: list[int], new: list[int], changed: tuple[int, ...], _: Any) -> Any:
+        site = passed(old, new, changed)
+        if site is None:
+            return None
+        landed = next(t for t in changed if new[t] in kinds and old[t] == EMPTY)
+        them = owner[new[landed]]
+        if any(new[b] in kinds and owner[new[b]] != them for b in beside[landed]):
+            return (site, landed)  # threatened: the capture is possible
+        return None
+
+    def render(value: Any) -> str:
+        return names[value[0]]
+
+    def parse(text: str) -> Any:
+        text = text.strip()
+        if text == "-":
+            return None
+        if text not in topo.index:
+            raise ValueError(f"no site {text!r} on this board (write a site, or -)")
+        return (topo.index[text], -1)  # where the piece that passed stands: found when asked
+
+    env.memories.append(Memory("en passant", update, render, parse))
+    forward = env.resolve_dirs("ForwardDiagonal")
+
+    def generate(ctx: Ctx) -> list[Move]:
+        state = ctx.state
+        value = state.memory[slot] if state is not None else None
+        if value is None:
+            return []
+        board, mover = ctx.board, ctx.mover
+        site, landed = value
+        if landed < 0:  # read from text: the piece that passed stands beyond the site
+            landed = next((t for t in range(topo.size) if topo.col_of[t] == topo.col_of[site]
+                           and abs(topo.row_of[t] - topo.row_of[site]) == 1
+                           and board[t] in kinds and owner[board[t]] != mover), -1)
+            if landed < 0:
+                return []
+        dirs = forward(mover) if callable(forward) else forward
+        out: list[Move] = []
+        for b in beside[landed]:
+            v = board[b]
+            if v not in kinds or owner[v] != mover or board[site] != EMPTY:
+                continue
+            if not any(d in step and step[d][b] == site for d in dirs):
+                continue
+            changes = ((b, EMPTY), (landed, EMPTY), (site, v))
+            accept(ctx, Move("move", (b, site), changes, names), site, b, None, None, out,
+                   from_hand=False)
+        return out
+    return kinded(generate, "move")
+
+
+@ludeme("halfmove-clock")
+def halfmove_clock(env: Env, piece: str) -> IntExpr:
+    """The halfmove clock of chess: how many decisions in a row took no piece and moved no
+    piece of the named kind (the fifty-move rule draws at 100). Position text writes it as
+    `halfmove: N`, and beside it `fullmove: N`, the number of the full move being played
+    (1 at the start, one more after each second player's turn), as FEN does.
+
+    (if (>= (halfmove-clock "Pawn") 100) (draw))"""
+    env.uses_quiet = True
+    env.quiet_resets = kinds_named(env, piece) or frozenset()
+    env.quiet_key = "halfmove"
+    return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
+
