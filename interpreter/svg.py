@@ -188,6 +188,10 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     terrains = {p.on for p in env.pieces if p.on != EMPTY}
     piled = set(env.piles)  # the piles of 1 (piles of more have a count above 1)
     lettered = {r for r, name in enumerate(game.players) if name.lower() not in NAMED_COLOURS}
+    # A role's further kinds of piece (a draughts king, chess's pieces but the pawn) show
+    # their letter, so that kinds are told apart; the role's own piece stays plain.
+    extra_kinds = {p.value for p in env.pieces if p.owner >= 0 and p.value != env.piece_of(
+        p.owner)}
     for s in range(topo.size):
         v = board[s]
         if v == EMPTY:
@@ -210,11 +214,12 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
             out.append(f'<text class="count" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
                        f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="#000000" '
                        f'text-anchor="middle">{piece.count}</text>')
-        elif piece.owner in lettered:  # roles named X and O get their letter too
+        elif piece.owner in lettered or v in extra_kinds:  # X and O; K and Q
             ink = "#ffffff" if _dark(fill) else "#000000"
+            letter = piece.symbol.upper() if v in extra_kinds else piece.symbol
             out.append(f'<text class="symbol" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
                        f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="{ink}" '
-                       f'text-anchor="middle">{escape(piece.symbol)}</text>')
+                       f'text-anchor="middle">{escape(letter)}</text>')
 
     # The last turn.
     marked = state.last if last is None else tuple(last)

@@ -58,12 +58,12 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"decision: {decision_number(game, state)}")
     if state.passes:
         lines.append(f"passes: {state.passes}")
-    if state.before and game.env.uses_history:
+    if state.before and game.env.shared.get("recent history"):
         lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
     fen_counts = game.env.quiet_key == "halfmove"  # chess writes its two counters as FEN does
     if game.env.uses_quiet and state.quiet:
         lines.append(f"{game.env.quiet_key}: {state.quiet}")
-    if fen_counts and state.turn:
+    if fen_counts and state.turn // len(game.players):
         lines.append(f"fullmove: {state.turn // len(game.players) + 1}")
     if game.env.uses_turns and state.turn:
         lines.append(f"turns: {state.turn}")

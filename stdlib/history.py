@@ -167,6 +167,8 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
     if times < 2:
         env.error("times: needs 2 or more")
     keys = mover_keys(env) if situational else None
+    if not situational:  # a ko: the last turn's changes survive position text (`before:`)
+        env.shared["recent history"] = True
     roles = len(env.roles)
 
     def test(ctx: Ctx) -> bool:
