@@ -158,12 +158,26 @@ class State:
         v = self.board[self.game.env.topology.index[site]]
         return None if v == EMPTY else self.game.env.pieces[v - 1].name
 
+    def legal_actions(self) -> list[int]:
+        """The legal moves as integer actions, ascending (see interpreter/actions.py)."""
+        from interpreter.actions import legal_actions
+
+        return legal_actions(self)
+
+    def apply_action(self, action: int) -> State:
+        """The state after the move numbered `action` (see interpreter/actions.py)."""
+        from interpreter.actions import apply_action
+
+        return apply_action(self, action)
+
 
 def _copy_history(old: State, new: State) -> None:
     """Give `new` its own copy of `old`'s position history (games that keep one)."""
     if old.history is not None:
         new.zhash, new.history = old.zhash, list(old.history)
-        new.seen = set(old.seen)  # type: ignore[arg-type]
+        new.seen = dict(old.seen)  # type: ignore[arg-type]
+        if old.situations is not None:
+            new.situations = dict(old.situations)
         new.undo, new.before = dict(old.undo), old.before
 
 

@@ -1,0 +1,327 @@
+"""OpenSpiel adapter: any game file as a `pyspiel.Game` (needs the `openspiel` extra).
+
+    >>> import pyspiel
+    >>> from interpreter.openspiel import load
+    >>> game = load("games/hex.game", size=5)
+    >>> str(game)
+    'ludeme(options=size:5,path=games/hex.game)'
+    >>> pyspiel.load_game(str(game)).num_distinct_actions()
+    25
+
+Importing this module registers the OpenSpiel game type `ludeme`, whose parameters are `path`
+(the game file) and `options` (the options as `key:value` words separated by spaces, e.g.
+`"size:7 pie:false"`; each value is read as its option declares: an integer, a number,
+true/false or text, which may not contain spaces, commas or parentheses).
+`pyspiel.load_game("ludeme", {"path": ..., "options": ...})` and `pyspiel.load_game(str(game))`
+give the same game.
+
+The game is sequential, deterministic, with perfect information, zero-sum and rewarded at the
+end; players are people, the episode ends as `interpreter.adapters` says (a stuck position or
+more than `max_game_length` actions: a draw), returns are +1 / -1 / 0 (more than two players:
++1 to the winner, -1/(n-1) to each other). Actions are those of `interpreter.actions`, their
+strings the moves' notation. `current_player()` is the player to move (the same player for
+every decision of a turn). The observation tensor is `interpreter.adapters.Observer`'s, of
+shape (planes, sites); the observation and information state strings are the position text.
+
+A state keeps the actions made so far and the ludeme State they lead to; it pickles (and
+serializes) as the game's path and options and those actions, and is rebuilt by replaying them.
+Compiled games are kept in a module-level cache keyed by path and options, so a state never
+depends on a particular Python wrapper of its game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from dsl.errors import GameError
+from interpreter import load_game
+from interpreter.actions import ActionSpace, action_space
+from interpreter.adapters import (
+    Observer,
+    is_stuck,
+    max_length,
+    player_to_move,
+    returns,
+)
+from interpreter.game import Game, State
+
+SHORT_NAME = "ludeme"
+MAX_PLAYERS = 16  # the most roles a game may have here (OpenSpiel asks for a bound per type)
+
+Key = tuple[str, tuple[tuple[str, object], ...]]
+
+
+def _game_type() -> pyspiel.GameType:
+    spec: dict[str, Any] = dict(
+        short_name=SHORT_NAME,
+        long_name="Ludeme game file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"path": "", "options": ""},
+    )
+    try:  # there is no default game file: loading "ludeme" alone is an error
+        return pyspiel.GameType(**spec, default_loadable=False)
+    except TypeError:  # an OpenSpiel without default_loadable
+        return pyspiel.GameType(**spec)
+
+
+GAME_TYPE = _game_type()
+
+
+# Compiled games, shared by every wrapper ------------------------------------------------------
+
+
+@dataclass
+class Compiled:
+    """A compiled game file and what the adapters derive from it, made once per key."""
+
+    game: Game
+    space: ActionSpace
+    observer: Observer
+    max_length: int
+
+
+_CACHE: dict[Key, Compiled] = {}
+
+
+def parse_options(path: str, text: str) -> dict[str, object]:
+    """The options of a `key:value key:value` string, each value typed as the game file
+    declares its option (an unknown option stays text, for load_game to refuse)."""
+    declared = compiled(path, {}).game.options if text.strip() else {}
+    out: dict[str, object] = {}
+    for word in text.split():
+        key, colon, value = word.partition(":")
+        if not colon or not key:
+            raise GameError(f"options {text!r}: write each option as key:value, e.g. size:7")
+        out[key] = _typed(value, declared.get(key))
+    return out
+
+
+def _typed(value: str, like: object) -> object:
+    """`value` read as the type of `like` (bool, int, float or text)."""
+    if isinstance(like, bool):
+        low = value.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        return value
+    for kind in (int, float):
+        if isinstance(like, kind):
+            try:
+                return kind(value)
+            except ValueError:
+                return value
+    return value
+
+
+def format_options(options: dict[str, object]) -> str:
+    """Options as the `options` parameter writes them: `size:7 pie:false`."""
+    words = []
+    for key, value in options.items():
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        if not text or any(c in text for c in " \t\n,()=:"):
+            raise GameError(f"option {key}={value!r}: the OpenSpiel adapter cannot pass a value "
+                            "that is empty or holds spaces, commas, parentheses, '=' or ':'")
+        words.append(f"{key}:{text}")
+    return " ".join(words)
+
+
+def compiled(path: str, options: dict[str, object]) -> Compiled:
+    """The compiled game of a path and options (typed), from the cache or made now."""
+    key: Key = (path, tuple(sorted(options.items())))
+    entry = _CACHE.get(key)
+    if entry is None:
+        game = load_game(path, **options)
+        entry = _CACHE[key] = Compiled(game, action_space(game), Observer(game),
+                                       max_length(game))
+    return entry
+
+
+def _entry_of(params: dict[str, Any]) -> Compiled:
+    path = str(params.get("path", ""))
+    if not path:
+        raise GameError("the OpenSpiel game 'ludeme' needs a path: "
+                        "pyspiel.load_game('ludeme', {'path': 'games/hex.game'})")
+    return compiled(path, parse_options(path, str(params.get("options", ""))))
+
+
+# The game -------------------------------------------------------------------------------------
+
+
+class LudemeGame(pyspiel.Game):  # type: ignore[misc]
+    """A game file as an OpenSpiel game (see the module's documentation)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        entry = _entry_of(params)
+        game = entry.game
+        info = pyspiel.GameInfo(
+            num_distinct_actions=entry.space.size,
+            max_chance_outcomes=0,
+            num_players=len(game.players),
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=entry.max_length)
+        super().__init__(GAME_TYPE, info, params)
+        self.ludeme = entry
+        self.path = str(params.get("path", ""))
+        self.options = str(params.get("options", ""))
+
+    def new_initial_state(self) -> LudemeState:
+        return LudemeState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> PositionObserver:
+        """The observer of every observation type: the game has perfect information, so the
+        observation and the information state are both the position."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return PositionObserver(self.ludeme)
+
+
+def load(path: str | Path, **options: object) -> pyspiel.Game:
+    """The game file at `path`, with options (e.g. size=7), as a pyspiel.Game."""
+    params: dict[str, str] = {"path": str(path)}
+    text = format_options(options)
+    if text:
+        params["options"] = text
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+# States ---------------------------------------------------------------------------------------
+
+
+class Line:
+    """The actions made from the start of a game and the ludeme state they lead to (made when
+    first asked for). It pickles as the game's key and the actions, and deep-copies sharing the
+    state, which never changes (ludeme states are immutable)."""
+
+    __slots__ = ("path", "options", "actions", "_state", "_entry", "_ended")
+
+    def __init__(self, path: str, options: str, actions: list[int],
+                 state: State | None = None, entry: Compiled | None = None) -> None:
+        self.path = path
+        self.options = options
+        self.actions = actions
+        self._state = state
+        self._entry = entry
+        self._ended: bool | None = None
+
+    @property
+    def entry(self) -> Compiled:
+        """The compiled game (from the module's cache)."""
+        if self._entry is None:
+            self._entry = _entry_of({"path": self.path, "options": self.options})
+        return self._entry
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            state = self.entry.game.initial_state()
+            for action in self.actions:
+                state = state.apply_action(action)
+            self._state = state
+        return self._state
+
+    @property
+    def ended(self) -> bool:
+        """Is the episode over (see interpreter.adapters)?"""
+        if self._ended is None:
+            state = self.state
+            self._ended = (state.is_over or len(self.actions) >= self.entry.max_length
+                           or is_stuck(state))
+        return self._ended
+
+    def then(self, action: int) -> None:
+        """Make `action`."""
+        self._state = self.state.apply_action(action)
+        self.actions.append(action)
+        self._ended = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Line:
+        line = Line(self.path, self.options, list(self.actions), self._state, self._entry)
+        line._ended = self._ended
+        return line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Line, (self.path, self.options, list(self.actions)))
+
+
+class LudemeState(pyspiel.State):  # type: ignore[misc]
+    """A position of a ludeme game, as OpenSpiel sees it."""
+
+    def __init__(self, game: pyspiel.Game) -> None:
+        super().__init__(game)
+        entry: Compiled | None = getattr(game, "ludeme", None)
+        if entry is not None:
+            self.line = Line(game.path, game.options, [], None, entry)
+        else:  # a wrapper of the game made by OpenSpiel: its parameters say which game
+            params = game.get_parameters()
+            self.line = Line(str(params.get("path", "")), str(params.get("options", "")), [])
+
+    @property
+    def ludeme(self) -> State:
+        """The ludeme State of this position."""
+        return self.line.state
+
+    def current_player(self) -> int:
+        if self.line.ended:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player_to_move(self.line.state)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.line.ended or player != player_to_move(self.line.state):
+            return []
+        return self.line.entry.space.legal_actions(self.line.state)
+
+    def _apply_action(self, action: int) -> None:
+        self.line.then(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.line.entry.space.notation(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.line.ended
+
+    def returns(self) -> list[float]:
+        return returns(self.line.state)
+
+    def __str__(self) -> str:
+        return self.line.state.to_text()
+
+
+class PositionObserver:
+    """OpenSpiel's Python observer: the tensor and the position text (see the module)."""
+
+    def __init__(self, entry: Compiled) -> None:
+        self.observer = entry.observer
+        shape = entry.observer.shape
+        self.tensor = np.zeros(entry.observer.size, np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: LudemeState, player: int) -> None:
+        self.tensor[:] = self.observer.tensor(state.line.state)
+
+    def string_from(self, state: LudemeState, player: int) -> str:
+        return state.line.state.to_text()
+
+
+pyspiel.register_game(GAME_TYPE, LudemeGame)
+
+__all__ = ["GAME_TYPE", "LudemeGame", "LudemeState", "load"]
