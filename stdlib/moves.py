@@ -473,15 +473,30 @@ def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...
 
     rays = env.topology.rays
     no_piece = env.no_piece
-    back = {d: tuple(ray[:reach] for ray in rays[OPPOSITE[d]]) for d in env.topology.directions
-            if OPPOSITE.get(d) in rays}
+    size = env.topology.size
+    # Per attacker role, per site: the rays looked along, back against each direction the
+    # attacker moves in, each cut short at the first special site.
+    looks: list[list[tuple[tuple[int, ...], ...]]] = []
+    for role in range(len(env.roles)):
+        ds = dirs(role) if callable(dirs) else dirs
+        per_site: list[tuple[tuple[int, ...], ...]] = []
+        for s in range(size):
+            lines = []
+            for d in ds:
+                o = OPPOSITE.get(d)
+                if o not in rays:
+                    continue
+                ray = rays[o][s][:reach]
+                cut = next((i for i, t in enumerate(ray) if t in no_piece), len(ray))
+                if cut:
+                    lines.append(ray[:cut])
+            per_site.append(tuple(lines))
+        looks.append(per_site)
 
     def attacks(ctx: Ctx, site: int, role: int) -> bool:
         board, owner = ctx.board, ctx.owner
-        for d in (dirs(role) if callable(dirs) else dirs):
-            for t in back.get(d, ((),) * len(board))[site]:
-                if t in no_piece:
-                    break
+        for ray in looks[role][site]:
+            for t in ray:
                 v = board[t]
                 if v != EMPTY:
                     if owner[v] == role and (kinds is None or v in kinds):

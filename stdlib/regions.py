@@ -111,11 +111,20 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
         for name in of:
             values |= kinds_named(env, name) or frozenset()
         owner = env.owner
+        by_role = [sorted(v for v in values if owner[v] == r) for r in range(len(env.roles))]
+        every = sorted(values)
 
         def of_kinds(ctx: Ctx) -> list[int]:
-            r = role(ctx) if role is not None else None
-            return [s for s, v in enumerate(ctx.board)
-                    if v in values and (r is None or owner[v] == r)]
+            board = ctx.board
+            out: list[int] = []
+            for v in (by_role[role(ctx)] if role is not None else every):
+                if v in board:  # a scan at C speed; kinds are usually few on the board
+                    i = board.index(v)
+                    while i >= 0:
+                        out.append(i)
+                        i = board.index(v, i + 1) if v in board[i + 1:] else -1
+            out.sort()
+            return out
         return of_kinds
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
