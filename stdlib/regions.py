@@ -118,11 +118,13 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
             board = ctx.board
             out: list[int] = []
             for v in (by_role[role(ctx)] if role is not None else every):
-                if v in board:  # a scan at C speed; kinds are usually few on the board
-                    i = board.index(v)
-                    while i >= 0:
+                i = -1
+                try:  # scans at C speed; kinds are usually few on the board
+                    while True:
+                        i = board.index(v, i + 1)
                         out.append(i)
-                        i = board.index(v, i + 1) if v in board[i + 1:] else -1
+                except ValueError:
+                    pass
             out.sort()
             return out
         return of_kinds
