@@ -519,6 +519,8 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     (leap 1 2 of:"Knight")"""
     from stdlib.logic import cell_test
 
+    if across < 0 or up < 0 or across + up == 0:
+        env.error("a leap goes some distance: two numbers, 0 or more, not both 0")
     xy = env.topology.xy
     at = {(round(x), round(y)): s for s, (x, y) in enumerate(xy)}
     offsets = sorted({(sx * a, sy * b) for a, b in ((across, up), (up, across))
