@@ -668,23 +668,25 @@ def pass_(env: Env) -> Moves:
 
 
 @ludeme("first-of")
-def first_of(*alternatives: Moves) -> Moves:
+def first_of(*alternatives: Moves, why: str = "") -> Moves:
     """Ordered alternatives: the moves of the first alternative that has any; if it has none,
-    those of the next; and so on.
+    those of the next; and so on. why: says why a move of a later alternative is refused
+    while an earlier one has moves (without it, the refusal names a move that comes first).
 
-    (first-of (place (sites Empty)) (step Diagonal) (pass))"""
+    (first-of ("Jumps") (step ForwardDiagonal) why:"capturing is compulsory")"""
     def generate(ctx: Ctx) -> Sequence[Move]:
         for i, alt in enumerate(alternatives):
             moves = alt(ctx)
             if moves:
                 if ctx.explain is not None:
-                    _explain_later(ctx, alternatives[i + 1:], moves)
+                    _explain_later(ctx, alternatives[i + 1:], moves, why)
                 return moves
         return []
     return kinded(generate, *alternatives)
 
 
-def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: Sequence[Move]) -> None:
+def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: Sequence[Move],
+                   why: str = "") -> None:
     """Record why moves of later alternatives are not allowed now."""
     assert ctx.explain is not None
     example = str(chosen[0])
@@ -696,7 +698,7 @@ def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: Sequence[Move]) -
         finally:
             ctx.explain = saved
         for m in moves:
-            ctx.explain.setdefault(m.key, f"{kind} is available, and it comes first")
+            ctx.explain.setdefault(m.key, why or f"{kind} is available, and it comes first")
 
 
 @ludeme("any-of")

@@ -476,7 +476,8 @@ def test_harness_reports_a_disagreement() -> None:
 
 MUTANTS = {
     "a crowning jump goes on": ("(and (captured) (not (promoted)))", "(captured)"),
-    "capturing is optional": ("(first-of", "(any-of"),
+    "capturing is optional": ("(first-of", "(any-of",
+                              '\n      why:"capturing is compulsory: a jump is available")', ")"),
     "men jump backwards": ('(hop ForwardDiagonal of:"Man"', '(hop Diagonal of:"Man"'),
     "the draw comes at 41": ("40)) (draw)", "41)) (draw)"),
 }
@@ -487,9 +488,11 @@ def test_a_wrong_rule_is_caught(mutant: str) -> None:
     """The comparison notices a game file with one rule changed, within the random games of
     `test_random_games_agree_with_openspiel`."""
     source = (GAMES / "checkers.game").read_text()
-    old, new = MUTANTS[mutant]
-    if old not in source:
-        pytest.skip(f"games/checkers.game no longer contains {old!r}")
-    wrong = parse_game(source.replace(old, new), source=mutant, openspiel=True)
+    changes = MUTANTS[mutant]
+    for old, new in zip(changes[::2], changes[1::2], strict=True):
+        if old not in source:
+            pytest.skip(f"games/checkers.game no longer contains {old!r}")
+        source = source.replace(old, new)
+    wrong = parse_game(source, source=mutant, openspiel=True)
     with pytest.raises(OracleMismatch):
         compare(wrong, spiel_checkers(), checkers_action_map(8), games=600, seed=11)
