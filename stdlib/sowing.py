@@ -111,15 +111,24 @@ def following(size: int, order: tuple[int, ...], loop: bool) -> list[int]:
     return after
 
 
+MAX_RELAYS = 10_000  # relay sowing that goes on longer than this is refused as endless
+
+
 @ludeme("sow")
 def sow(env: Env, region: Region, *, track: str = "Loop", skip: Region | None = None,
-        origin: bool = True, if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+        origin: bool = True, relay: Region | None = None, if_: Cond | None = None,
+        unless: Cond | None = None) -> Moves:
     """Sowing: the mover lifts the whole pile on one of the region's sites and drops its pieces
     one at a time on the sites that follow along the mover's way round the track (a looping
     track), passing over the `skip:` sites (the opponent's store) and, with origin:false, the
-    site sown from when a lap comes back to it (Oware's rule for big piles). Written as the
-    site sown from: `c1`. In the filters and in the turn's later steps, To is the last site
-    sown into and From the site sown from.
+    site sown from when a lap comes back to it (Oware's rule for big piles). With relay:, when
+    the last piece lands on a site of that region that was not empty, the whole pile there is
+    lifted and sown on in the same way, until the last piece lands on an empty site (or off
+    the region): relay sowing, as in Ayoayo or Congkak; a sowing that would relay for ever
+    (the same pile lifted again from the same board) is not a move. Written as the site sown
+    from: `c1`.
+    In the filters and in the turn's later steps, To is the last site sown into and From the
+    site sown from.
 
     (sow (sites Named "Pits") skip:(sites Named "Store" Next))"""
     ways = role_tracks(env, track, "sow")
@@ -132,37 +141,53 @@ def sow(env: Env, region: Region, *, track: str = "Loop", skip: Region | None = 
     count_of, piles, names = env.count_of, env.piles, env.names
     base_of = env.pile_base
 
-    def sown(ctx: Ctx, s: int, after: list[int], skipped: Collection[int]) -> Move | None:
+    def sown(ctx: Ctx, s: int, after: list[int], skipped: Collection[int],
+             relays: Collection[int]) -> Move | None:
         board = ctx.board
-        v = board[s]
-        table = piles.get(base_of[v])
+        table = piles.get(base_of[board[s]])
         if table is None:
             return None
-        seeds = count_of[v]
-        added: dict[int, int] = {}
-        t, idle = s, 0
-        while seeds:
-            t = after[t]
-            if t == -1:
-                return None  # the origin is not on the track
-            if (t == s and not origin) or t in skipped or (
-                    board[t] != EMPTY and base_of[board[t]] != table[1]):
-                idle += 1
-                if idle > size:  # a whole lap with nowhere to sow
-                    return None
-                continue
+        counts: dict[int, int] = {}  # the sites sown so far -> their counts now
+
+        def holds(u: int) -> int:
+            return counts[u] if u in counts else count_of[board[u]]
+
+        lifted, t, rounds = s, s, 0
+        lifts: set[tuple[int, tuple[tuple[int, int], ...]]] = set()
+        seeds, counts[s] = holds(s), 0
+        while True:
             idle = 0
-            added[t] = added.get(t, 0) + 1
-            seeds -= 1
-        changes = [(s, added.pop(s, 0))]
-        changes += sorted(added.items())
+            while seeds:
+                t = after[t]
+                if t == -1:
+                    return None  # the site sown from is not on the track
+                if (t == lifted and not origin) or t in skipped or (
+                        board[t] != EMPTY and base_of[board[t]] != table[1]):
+                    idle += 1
+                    if idle > size:  # a whole lap with nowhere to sow
+                        return None
+                    continue
+                idle = 0
+                counts[t] = holds(t) + 1
+                seeds -= 1
+            if t not in relays or counts[t] <= 1:
+                break
+            rounds += 1
+            here = (t, tuple(sorted(counts.items())))
+            if here in lifts:  # the same pile lifted from the same board: it never ends
+                return None
+            lifts.add(here)
+            if rounds > MAX_RELAYS:
+                raise GameError(f"sowing from {names[s]} relays more than {MAX_RELAYS} times")
+            lifted, seeds, counts[t] = t, counts[t], 0
         out = []
-        for site, extra in changes:
-            total = (count_of[board[site]] if site != s else 0) + extra
+        for site in sorted(counts):
+            total = counts[site]
             if total > MAX_PILE:
                 raise GameError(f"a pile on {names[site]} would hold {total} pieces, more "
                                 f"than {MAX_PILE}")
-            out.append((site, table[total]))
+            if site == s or table[total] != board[site]:
+                out.append((site, table[total]))
         return Move("sow", (s, t), tuple(out), names)
 
     def generate(ctx: Ctx) -> list[Move]:
@@ -170,12 +195,13 @@ def sow(env: Env, region: Region, *, track: str = "Loop", skip: Region | None = 
             return []
         after = nexts[ctx.mover]
         skipped = frozenset(skip(ctx)) if skip is not None else frozenset()
+        relays = frozenset(relay(ctx)) if relay is not None else frozenset()
         board = ctx.board
         out: list[Move] = []
         for s in sorted(region(ctx)):
             if board[s] == EMPTY:
                 continue
-            move = sown(ctx, s, after, skipped)
+            move = sown(ctx, s, after, skipped, relays)
             if move is not None:
                 accept(ctx, move, move.sites[-1], s, if_, unless, out, from_hand=False)
                 if ctx.probe and out:
