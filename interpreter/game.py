@@ -293,6 +293,8 @@ class Game:
         for setup in start.setups:
             for s in setup.sites:
                 board[s] = setup.value
+            for s, v in setup.cells:
+                board[s] = v
         return board
 
     # States --------------------------------------------------------------------------------

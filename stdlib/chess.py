@@ -72,7 +72,8 @@ def castling_rights(env: Env, king: str, rook: str, start: Sequence[int]) -> lis
 
 
 @ludeme("castle")
-def castle(env: Env, king: str, rook: str, *, attacks: Moves) -> Moves:
+def castle(env: Env, king: str, rook: str, *, attacks: Moves,
+           king_to: list[str] | None = None, rook_to: list[str] | None = None) -> Moves:
     """Castling: the mover's king, and a rook of the king's row, neither of which has left
     its start site (nor been taken there), with only empty sites between them: the king goes
     two sites towards the rook and the rook to the site the king crossed, unless the king
@@ -80,9 +81,27 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves) -> Moves:
     move (`e1-g1`). Position text keeps the rights still held as `castling: KQkq` (K and Q
     the king's and queen's sides, capitals for the first player) when some are lost.
 
-    (castle "King" "Rook" attacks:("Attacks"))"""
+    With king-to: and rook-to: (columns, the side of column a first), the king and rook end
+    on those columns wherever they started, as in Chess960: every site either crosses must
+    be empty but for the two of them, and none the king stands on or crosses attacked. Then
+    castling is written as the king moving onto its rook (`b1-a1`), as UCI writes Chess960,
+    since the king may move one site or none.
+
+    (castle "King" "Rook" attacks:("Attacks") king-to:{"c" "g"} rook-to:{"d" "f"})"""
     test = attack_test(env, attacks)
     topo = env.topology
+    ends: list[tuple[int, int]] = []  # per side (column a's first): king's, rook's column
+    if (king_to is None) != (rook_to is None):
+        env.error("king-to: and rook-to: go together")
+    elif king_to is not None and rook_to is not None:
+        if len(king_to) != 2 or len(rook_to) != 2:
+            env.error("king-to: and rook-to: name two columns each, the side of column a "
+                      "first")
+        else:
+            from stdlib.graphboards import column_number
+
+            ends = [(column_number(k), column_number(r))
+                    for k, r in zip(king_to, rook_to, strict=True)]
     names = env.names
     rights_at: dict[int, list[Right]] = {}  # filled once the start position is known
     letters: dict[Right, str] = {}
@@ -136,22 +155,29 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves) -> Moves:
             king_value, rook_value = board[k], board[rk]
             if king_value != kind_value(env, r, king) or rook_value != kind_value(env, r, rook):
                 continue
-            row = [s for s in topo.rows[topo.row_of[k]]]
+            row = topo.rows[topo.row_of[k]]
             kc, rc = topo.col_of[k], topo.col_of[rk]
             step = 1 if rc > kc else -1
             by_col = {topo.col_of[s]: s for s in row}
-            king_to, rook_to = by_col.get(kc + 2 * step), by_col.get(kc + step)
-            if king_to is None or rook_to is None:
+            if ends:
+                kd, rd = ends[0 if rc < kc else 1]
+            else:
+                kd, rd = kc + 2 * step, kc + step
+            king_at, rook_at = by_col.get(kd), by_col.get(rd)
+            if king_at is None or rook_at is None:
                 continue
-            lo, hi = min(kc, rc, kc + 2 * step), max(kc, rc, kc + 2 * step)
-            if any(board[by_col[c]] != EMPTY for c in range(lo, hi + 1)
-                   if c in by_col and by_col[c] not in (k, rk)):
+            crossed = set(range(min(kc, kd), max(kc, kd) + 1)) | set(
+                range(min(rc, rd), max(rc, rd) + 1))
+            if any(c not in by_col or (board[by_col[c]] != EMPTY and by_col[c] not in (k, rk))
+                   for c in crossed):
                 continue
             enemy = (mover + 1) % roles
-            if any(test(ctx, s, enemy) for s in (k, rook_to, king_to)):
+            path = [by_col[c] for c in range(min(kc, kd), max(kc, kd) + 1)]
+            if any(test(ctx, s, enemy) for s in path):
                 continue
-            changes = ((k, EMPTY), (rk, EMPTY), (king_to, king_value), (rook_to, rook_value))
-            accept(ctx, Move("move", (k, king_to), changes, names), king_to, k, None, None, out,
+            changes = ((k, EMPTY), (rk, EMPTY), (king_at, king_value), (rook_at, rook_value))
+            written = (k, rk) if ends else (k, king_at)
+            accept(ctx, Move("move", written, changes, names), written[1], k, None, None, out,
                    from_hand=False)
         return out
     return kinded(generate, "move")

@@ -69,6 +69,7 @@ class PiecesSection:
 class Setup:
     value: int  # the board value put on each site
     sites: frozenset[int]
+    cells: tuple[tuple[int, int], ...] = ()  # further (site, board value) pairs
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,41 @@ def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1, piece: str =
             return Setup(0, frozenset())
         value = piled
     return Setup(value, fixed)
+
+
+@ludeme("put-row")
+def put_row(env: Env, sites: Region, text: str, *, role: RoleExpr | None = None) -> SetupT:
+    """In the start position, the pieces written in the text, one symbol per site of the
+    region in reading order (`.` for none), as a row of a position text: a chess back rank
+    from an option. With role:, the letters name that role's kinds whatever their case
+    (Black's "RNBQKBNR" is its rook, knight, ...).
+
+    (put-row (sites Row 8) #back role:"Black")"""
+    fixed = getattr(sites, "static", None)
+    if fixed is None:
+        env.error("the start position needs sites that do not depend on the position")
+        return Setup(0, frozenset())
+    order = sorted(fixed)
+    letters = [ch for ch in text if not ch.isspace()]
+    if len(letters) != len(order):
+        env.error(f"{len(letters)} symbols for {len(order)} sites: write one per site")
+        return Setup(0, frozenset())
+    who = None
+    if role is not None:
+        who = role(Ctx([0] * env.topology.size, 0, None, env, env.owner))
+    cells = []
+    for site, letter in zip(order, letters, strict=True):
+        if letter == ".":
+            continue
+        found = [p.value for p in env.pieces if p.count == 1 and (
+            p.symbol == letter if who is None else
+            p.owner == who and p.symbol.lower() == letter.lower())]
+        if not found:
+            env.error(f"no piece has the symbol {letter!r}"
+                      + (f" among {env.roles[who]}'s" if who is not None else ""))
+            return Setup(0, frozenset())
+        cells.append((site, found[0]))
+    return Setup(0, frozenset(), tuple(cells))
 
 
 @ludeme("play")
