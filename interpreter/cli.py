@@ -1,4 +1,4 @@
-"""The `ludeme` command: play, validate, playout, grammar, replay, render, analyze."""
+"""The `ludeme` command: play, validate, playout, grammar, replay, render, analyze, serve."""
 
 from __future__ import annotations
 
@@ -271,6 +271,12 @@ def cmd_playout(args: argparse.Namespace) -> int:
     return 1 if report.crashes else 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from interpreter.web import serve_command
+
+    return serve_command(args.files, args.host, args.port)
+
+
 def cmd_grammar(args: argparse.Namespace) -> int:
     import stdlib
 
@@ -350,6 +356,14 @@ def parser() -> argparse.ArgumentParser:
                     "default: start a local Ray instance)")
     an.add_argument("--json", action="store_true", help="the report as JSON")
     an.set_defaults(run=cmd_analyze)
+    sv = sub.add_parser("serve", help="the playground: write, check and play games in a "
+                        "browser (needs the web extra)")
+    sv.add_argument("files", nargs="*", metavar="FILE",
+                    help="the game files to offer (default: those in games/)")
+    sv.add_argument("--port", type=_count, default=8000, help="default 8000; 0: any free port")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1: this machine only)")
+    sv.set_defaults(run=cmd_serve)
     gr = sub.add_parser("grammar", help="list every ludeme with its parameters")
     gr.add_argument("-v", "--verbose", action="store_true", help="full documentation")
     gr.set_defaults(run=cmd_grammar)
