@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from interpreter.errors import PositionError
 from stdlib.history import read_cells, write_cells
-from stdlib.runtime import EMPTY
+from stdlib.runtime import EMPTY, MAX_PILE
 
 if TYPE_CHECKING:
     from interpreter.game import Game, State
@@ -117,16 +117,18 @@ def parse_position(game: Game, text: str) -> State:
     symbols = {sym: v for v, sym in enumerate(symbol_table(game))}
     rows: list[tuple[int, list[str]]] = []
     keys: dict[str, tuple[int, str]] = {}
+    spelled: dict[str, str] = {}  # each key as the text wrote it, for messages
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
             continue
         if ":" in line:
             key, _, value = line.partition(":")
-            key = key.strip().lower()
+            key, written = key.strip().lower(), key.strip()
             if key in keys:
-                raise PositionError(f"line {number}: key '{key}' given twice")
+                raise PositionError(f"line {number}: key '{written}' given twice")
             keys[key] = (number, value.strip())
+            spelled[key] = written
         else:
             if keys:
                 raise PositionError(f"line {number}: board rows must come before the key lines")
@@ -134,6 +136,7 @@ def parse_position(game: Game, text: str) -> State:
     if len(rows) != len(topo.rows):
         raise PositionError(f"the board has {len(topo.rows)} rows, the text has {len(rows)}")
     board = [EMPTY] * topo.size
+    piled = bool(game.env.piles)
     for (number, cells), sites in zip(rows, topo.rows, strict=True):
         if len(cells) != len(sites):
             raise PositionError(f"line {number}: this row has {len(sites)} cells, the text has "
@@ -145,8 +148,14 @@ def parse_position(game: Game, text: str) -> State:
                     raise PositionError(f"line {number}: {topo.names[site]} is a special site, "
                                         f"written {special!r}, not {cell!r}")
                 continue
+            if cell == "0" and piled:  # an empty pit may be written as its count too
+                continue
             if cell not in symbols:
-                known = " ".join(symbols)
+                if piled and cell.lstrip("-").isdigit():
+                    raise PositionError(f"line {number}: {cell!r} at {topo.names[site]}: a pile "
+                                        f"holds 1 to {MAX_PILE} (. or 0 when empty)")
+                known = " ".join(k for k in symbols if not (piled and k.isdigit()))
+                known += f" 1-{MAX_PILE} (piles)" if piled else ""
                 raise PositionError(f"line {number}: unknown symbol {cell!r} at {topo.names[site]}"
                                     f" (symbols: {known})")
             board[site] = symbols[cell]
@@ -232,7 +241,8 @@ def parse_position(game: Game, text: str) -> State:
         keywords += ["fullmove"] if quiet_key == "halfmove" else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
-        raise PositionError(f"line {number}: unknown key '{key}' (keys: {', '.join(keywords)})")
+        raise PositionError(f"line {number}: unknown key '{spelled[key]}' "
+                            f"(keys: {', '.join(keywords)})")
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
