@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from adapter_games import ENDLESS, STUCK
 
 from interpreter import GameError, IllegalMoveError, load_game, parse_game
 from interpreter.actions import (
@@ -24,10 +25,6 @@ GAMES = sorted((ROOT / "games").glob("*.game"))
 
 # Two games the adapters must end themselves: one the rules never end (only passes), one that
 # gets stuck (the board fills up, the rules go on, the player to move has no move).
-ENDLESS = """(game "Endless" (players {(player "A") (player "B")}) (board (square 2))
-  (play (pass)) (end (if (full) (draw))))"""
-STUCK = """(game "Stuck" (players {(player "A") (player "B")}) (board (square 2))
-  (play (place (sites Empty))) (end (if (line 3) (win Mover))))"""
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.oracle import require_openspiel
+from oracle import require_openspiel
 
 require_openspiel("hex")
 

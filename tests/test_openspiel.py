@@ -8,10 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
+from adapter_games import ENDLESS, STUCK
+from oracle import require_openspiel
 
 from interpreter import load_game
-from tests.oracle import require_openspiel
-from tests.test_actions import ENDLESS, STUCK
 
 pyspiel = require_openspiel()
 openspiel = pytest.importorskip("interpreter.openspiel")

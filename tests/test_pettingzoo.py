@@ -7,8 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-
-from tests.test_actions import ENDLESS, STUCK
+from adapter_games import ENDLESS, STUCK
 
 pettingzoo_test = pytest.importorskip(
     "pettingzoo.test", reason="PettingZoo is not installed (pip install -e '.[pettingzoo]'): "
