@@ -192,6 +192,8 @@ class Game:
         self.players: tuple[str, ...] = env.roles
         self.roles = len(env.roles)
         self._start_state: State | None = None
+        # While settle judges a position: its board, and whether each role can move on it.
+        self._movers_known: tuple[list[int], dict[int, bool]] | None = None
         self.options = options
         self.sites: tuple[str, ...] = env.topology.names
         self.pie = players.pie
@@ -382,11 +384,17 @@ class Game:
             ctx.mover = just_moved
             ctx.to = ctx.frm = -1
         ctx.last = state.last
-        for i, rule in enumerate(self.end_rules):
-            if rule.condition(ctx):  # type: ignore[operator]
-                state.result = rule.result(ctx)  # type: ignore[operator]
-                state.reason = self._reason(i)
-                break
+        # Whether each role can move is asked once however many end conditions ask it (chess
+        # asks for checkmate, then for stalemate).
+        self._movers_known = (state.board, {})
+        try:
+            for i, rule in enumerate(self.end_rules):
+                if rule.condition(ctx):  # type: ignore[operator]
+                    state.result = rule.result(ctx)  # type: ignore[operator]
+                    state.reason = self._reason(i)
+                    break
+        finally:
+            self._movers_known = None
         return state
 
     # Moves ---------------------------------------------------------------------------------
@@ -421,11 +429,19 @@ class Game:
 
     def _can_move(self, ctx: Ctx, role: int) -> bool:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
+        known = self._movers_known
+        settled = known is not None and ctx.board is known[0] and ctx.changed is None and (
+            ctx.state is None or not ctx.state.trial)
+        if settled and role in known[1]:  # type: ignore[index]
+            return known[1][role]  # type: ignore[index,no-any-return]
         probe = Ctx(ctx.board, role, ctx.state, self.env, self.owner)
         probe.last = ctx.last
         probe.probe = True
         phase = ctx.state.phase if ctx.state is not None else 0
-        return any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
+        can = any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
+        if settled:
+            known[1][role] = can  # type: ignore[index]
+        return can
 
     def find(self, state: State, move: Move | str) -> Move:
         """The legal move `move` stands for, or IllegalMoveError saying why there is none."""

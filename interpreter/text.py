@@ -60,11 +60,9 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"passes: {state.passes}")
     if state.before and game.env.shared.get("recent history"):
         lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
-    fen_counts = game.env.quiet_key == "halfmove"  # chess writes its two counters as FEN does
-    if game.env.uses_quiet and state.quiet:
+    fen_counts = game.env.quiet_key == "halfmove"  # chess writes its counters last, as FEN
+    if game.env.uses_quiet and state.quiet and not fen_counts:
         lines.append(f"{game.env.quiet_key}: {state.quiet}")
-    if fen_counts and state.turn // len(game.players):
-        lines.append(f"fullmove: {state.turn // len(game.players) + 1}")
     if game.env.uses_turns and state.turn:
         lines.append(f"turns: {state.turn}")
     for role, points in zip(game.players, state.scores, strict=False):
@@ -89,6 +87,10 @@ def render_position(game: Game, state: State) -> str:
         text = mem.render(value) if value is not None else None
         if text is not None:
             lines.append(f"{mem.key}: {text}")
+    if fen_counts and state.quiet:
+        lines.append(f"halfmove: {state.quiet}")
+    if fen_counts and state.turn // len(game.players):
+        lines.append(f"fullmove: {state.turn // len(game.players) + 1}")
     return "\n".join(lines) + "\n"
 
 
@@ -243,6 +245,8 @@ def parse_position(game: Game, text: str) -> State:
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{spelled[key]}' "
                             f"(keys: {', '.join(keywords)})")
+    memory = [value if value is None or mem.settle is None else mem.settle(board, to_move, value)
+              for mem, value in zip(game.env.memories, memory, strict=True)]
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
                   memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),

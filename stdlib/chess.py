@@ -148,12 +148,24 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
         lost = state.memory[slot] if state is not None else None
         board, mover = ctx.board, ctx.mover
         out: list[Move] = []
+        def refuse(written: tuple[int, int], why: str) -> None:
+            if ctx.explain is not None:
+                ctx.explain.setdefault(("move", written), why)
+
         for right in rights():
             r, k, rk = right
-            if r != mover or (lost and right in lost):
+            if r != mover:
                 continue
             king_value, rook_value = board[k], board[rk]
-            if king_value != kind_value(env, r, king) or rook_value != kind_value(env, r, rook):
+            if (lost and right in lost) or king_value != kind_value(env, r, king) or \
+                    rook_value != kind_value(env, r, rook):
+                if king_value == kind_value(env, r, king) and not ends:
+                    kc, rc = topo.col_of[k], topo.col_of[rk]
+                    two = {topo.col_of[s]: s for s in topo.rows[topo.row_of[k]]}.get(
+                        kc + (2 if rc > kc else -2))
+                    if two is not None:
+                        refuse((k, two), "castling is no longer allowed on that side: the king "
+                               "or that rook has moved")
                 continue
             row = topo.rows[topo.row_of[k]]
             kc, rc = topo.col_of[k], topo.col_of[rk]
@@ -166,17 +178,19 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
             king_at, rook_at = by_col.get(kd), by_col.get(rd)
             if king_at is None or rook_at is None:
                 continue
+            written = (k, rk) if ends else (k, king_at)
             crossed = set(range(min(kc, kd), max(kc, kd) + 1)) | set(
                 range(min(rc, rd), max(rc, rd) + 1))
             if any(c not in by_col or (board[by_col[c]] != EMPTY and by_col[c] not in (k, rk))
                    for c in crossed):
+                refuse(written, "to castle, the squares the king and rook cross must be empty")
                 continue
             enemy = (mover + 1) % roles
             path = [by_col[c] for c in range(min(kc, kd), max(kc, kd) + 1)]
             if any(test(ctx, s, enemy) for s in path):
+                refuse(written, "the king may not castle out of, through or into check")
                 continue
             changes = ((k, EMPTY), (rk, EMPTY), (king_at, king_value), (rook_at, rook_value))
-            written = (k, rk) if ends else (k, king_at)
             accept(ctx, Move("move", written, changes, names), written[1], k, None, None, out,
                    from_hand=False)
         return out
@@ -238,7 +252,24 @@ def en_passant(env: Env, piece: str) -> Moves:
             raise ValueError(f"no site {text!r} on this board (write a site, or -)")
         return (topo.index[text], -1)  # where the piece that passed stands: found when asked
 
-    env.memories.append(Memory("en passant", update, render, parse))
+    def passer(board: list[int], to_move: int, site: int) -> int:
+        """The piece that passed over `site` (read from text): beyond it, an enemy of the
+        player to move; -1 if there is none."""
+        return next((t for t in range(topo.size) if topo.col_of[t] == topo.col_of[site]
+                     and abs(topo.row_of[t] - topo.row_of[site]) == 1
+                     and board[t] in kinds and owner[board[t]] != to_move), -1)
+
+    def settle(board: list[int], to_move: int, value: Any) -> Any:
+        """A square read from text is kept only while the capture is possible, as for a
+        double step played: an enemy piece of the kind beside the one that passed."""
+        site = value[0]
+        landed = passer(board, to_move, site)
+        if landed < 0 or board[site] != EMPTY or not any(
+                board[b] in kinds and owner[board[b]] == to_move for b in beside[landed]):
+            return None
+        return (site, landed)
+
+    env.memories.append(Memory("en passant", update, render, parse, settle))
     forward = env.resolve_dirs("ForwardDiagonal")
 
     def generate(ctx: Ctx) -> list[Move]:
@@ -248,10 +279,8 @@ def en_passant(env: Env, piece: str) -> Moves:
             return []
         board, mover = ctx.board, ctx.mover
         site, landed = value
-        if landed < 0:  # read from text: the piece that passed stands beyond the site
-            landed = next((t for t in range(topo.size) if topo.col_of[t] == topo.col_of[site]
-                           and abs(topo.row_of[t] - topo.row_of[site]) == 1
-                           and board[t] in kinds and owner[board[t]] != mover), -1)
+        if landed < 0:  # read from text without being settled: find the piece that passed
+            landed = passer(board, mover, site)
             if landed < 0:
                 return []
         dirs = forward(mover) if callable(forward) else forward

@@ -185,6 +185,9 @@ class Memory:
     update: Callable[[list[int], list[int], tuple[int, ...], Any], Any]
     render: Callable[[Any], str | None]
     parse: Callable[[str], Any]
+    # What a value read from text comes to on the position's board with the given player to
+    # move (None: it is kept as read), e.g. an en passant square no pawn can use is dropped.
+    settle: Callable[[list[int], int, Any], Any] | None = None
 
 
 class Tracker(ABC):
