@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import operator
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -55,19 +56,19 @@ class UnknownMoveKind(GameError):
 # Blocks ---------------------------------------------------------------------------------------
 
 
-class Block:
+class Block(ABC):
     """The actions of one kind of move: `size` numbers, each standing for one (kind, sites)."""
 
     kind: str
     size: int
 
+    @abstractmethod
     def index(self, sites: Sites) -> int:
         """The move's number within the block."""
-        raise NotImplementedError
 
+    @abstractmethod
     def sites(self, index: int) -> Sites:
         """The sites of the move numbered `index` within the block."""
-        raise NotImplementedError
 
 
 @dataclass

@@ -107,7 +107,7 @@ class Observer:
         # Piles (seeds in a pit): a board value per count; bases[v] is the pile of 1 of v's
         # kind (0: not a pile), piles[v] the board values of v's piles by count.
         piles: dict[int, tuple[int, ...]] = getattr(env, "piles", {})
-        bases: tuple[int, ...] = getattr(env, "pile_base", (0,) * (len(env.pieces) + 1))
+        bases = env.pile_base
 
         def kind_name(p: PieceType) -> str:
             if p.owner < 0:

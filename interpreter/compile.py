@@ -347,10 +347,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         special = full.compile(form_, SECTION)
         if not isinstance(special, SpecialSection):
             continue
-        sites = getattr(special.sites, "static", None)
+        sites = _static_sites(special, form_, "special sites", diagnostics)
         if sites is None:
-            diagnostics.append(Diagnostic(form_.span, "special sites must not depend on the "
-                                          "position"))
             continue
         if len(special.symbol) != 1 or special.symbol in symbols or special.symbol in ". ":
             diagnostics.append(Diagnostic(form_.span, f"special sites need a one-character "
@@ -399,12 +397,26 @@ def _decision_steps(play_form: Form, registry: Mapping[str, LudemeSpec]
 
 
 
-def _owner(env: Env, owner: Any) -> int | None:
-    """The role index a section's owner: names (None when it has none)."""
-    if owner is None:
-        return None
-    probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
-    return int(owner(probe))
+def _static_sites(section: Any, form: Form, what: str,
+                  diagnostics: list[Diagnostic]) -> frozenset[int] | None:
+    """The sites of a section's region, which must not depend on the position (None, with a
+    diagnostic, when they do)."""
+    sites = getattr(section.sites, "static", None)
+    if sites is None:
+        diagnostics.append(Diagnostic(form.span, f"{what} must not depend on the position"))
+    return sites
+
+
+def _declared_twice(env: Env, owners: dict[int | None, Any], owner: int | None, name: str,
+                    form: Form, what: str, diagnostics: list[Diagnostic]) -> bool:
+    """Is a named region or track already declared for `owner` (a role index, or None for
+    everyone)? Then say so."""
+    if owner in owners or (owners and (owner is None) != (None in owners)):
+        whose = "" if owner is None else f" for {env.roles[owner]}"
+        diagnostics.append(Diagnostic(form.span, f'the {what} "{name}" is declared '
+                                      f"twice{whose} (give each role its own with owner:)"))
+        return True
+    return False
 
 
 def _named_regions(compiler: Compiler, env: Env, forms: list[Form],
@@ -415,19 +427,13 @@ def _named_regions(compiler: Compiler, env: Env, forms: list[Form],
         section = compiler.compile(form, SECTION)
         if not isinstance(section, RegionSection):
             continue
-        sites = getattr(section.sites, "static", None)
+        sites = _static_sites(section, form, "a named region", diagnostics)
         if sites is None:
-            diagnostics.append(Diagnostic(form.span, "a named region must not depend on the "
-                                          "position"))
             continue
         owners = env.regions.setdefault(section.name, {})
-        owner = _owner(env, section.owner)
-        if owner in owners or (owners and (owner is None) != (None in owners)):
-            whose = "" if owner is None else f" for {env.roles[owner]}"
-            diagnostics.append(Diagnostic(form.span, f'the region "{section.name}" is declared '
-                                          f"twice{whose} (give each role its own with owner:)"))
-            continue
-        owners[owner] = tuple(sorted(sites))
+        owner = None if section.owner is None else env.fixed_role(section.owner)
+        if not _declared_twice(env, owners, owner, section.name, form, "region", diagnostics):
+            owners[owner] = tuple(sorted(sites))
 
 
 def _named_tracks(compiler: Compiler, env: Env, forms: list[Form],
@@ -435,11 +441,11 @@ def _named_tracks(compiler: Compiler, env: Env, forms: list[Form],
     """Compile the (track ...) sections into env.tracks, beside the board's own tracks."""
     for name, sites in env.topology.tracks.items():
         env.tracks[name] = {None: (sites, True)}
+    index = env.topology.index
     for form in forms:
         section = compiler.compile(form, SECTION)
         if not isinstance(section, TrackSection):
             continue
-        index = env.topology.index
         unknown = [s for s in section.sites if s not in index]
         if unknown:
             diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" names '
@@ -449,10 +455,7 @@ def _named_tracks(compiler: Compiler, env: Env, forms: list[Form],
             diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" needs two '
                                           "or more sites, each listed once"))
             continue
-        owners = env.tracks.setdefault(section.name, {})
-        owner = _owner(env, section.owner)
-        if owner in owners or (owners and (owner is None) != (None in owners)):
-            diagnostics.append(Diagnostic(form.span, f'the track "{section.name}" is declared '
-                                          "twice (give each role its own with owner:)"))
-            continue
-        owners[owner] = (tuple(index[s] for s in section.sites), section.loop)
+        track = env.tracks.setdefault(section.name, {})
+        owner = None if section.owner is None else env.fixed_role(section.owner)
+        if not _declared_twice(env, track, owner, section.name, form, "track", diagnostics):
+            track[owner] = (tuple(index[s] for s in section.sites), section.loop)

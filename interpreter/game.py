@@ -470,7 +470,7 @@ class Game:
                 return m
         if kind == "place":  # a group of one site, a removal and a sowing are written as a
             for m in legal:  # placement
-                if m.sites == sites and m.kind in ("multi", "remove") or (
+                if (m.kind in ("multi", "remove") and m.sites == sites) or (
                         m.kind == "sow" and m.sites[0] == sites[0]):
                     return m
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")

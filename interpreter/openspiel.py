@@ -49,6 +49,7 @@ from interpreter.adapters import (
     returns,
 )
 from interpreter.game import Game, State
+from interpreter.record import format_option
 
 SHORT_NAME = "ludeme"
 MAX_PLAYERS = 16  # the most roles a game may have here (OpenSpiel asks for a bound per type)
@@ -101,39 +102,22 @@ _CACHE: dict[Key, Compiled] = {}
 def parse_options(path: str, text: str) -> dict[str, object]:
     """The options of a `key:value key:value` string, each value typed as the game file
     declares its option (an unknown option stays text, for load_game to refuse)."""
-    declared = compiled(path, {}).game.options if text.strip() else {}
+    declared = compiled(path, {}).game.expansion.declared if text.strip() else {}
     out: dict[str, object] = {}
     for word in text.split():
         key, colon, value = word.partition(":")
         if not colon or not key:
             raise GameError(f"options {text!r}: write each option as key:value, e.g. size:7")
-        out[key] = _typed(value, declared.get(key))
+        option = declared.get(key)
+        out[key] = option.coerce(value) if option is not None else value
     return out
-
-
-def _typed(value: str, like: object) -> object:
-    """`value` read as the type of `like` (bool, int, float or text)."""
-    if isinstance(like, bool):
-        low = value.lower()
-        if low in ("true", "yes", "on", "1"):
-            return True
-        if low in ("false", "no", "off", "0"):
-            return False
-        return value
-    for kind in (int, float):
-        if isinstance(like, kind):
-            try:
-                return kind(value)
-            except ValueError:
-                return value
-    return value
 
 
 def format_options(options: dict[str, object]) -> str:
     """Options as the `options` parameter writes them: `size:7 pie:false`."""
     words = []
     for key, value in options.items():
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        text = format_option(value)
         if not text or any(c in text for c in " \t\n,()=:"):
             raise GameError(f"option {key}={value!r}: the OpenSpiel adapter cannot pass a value "
                             "that is empty or holds spaces, commas, parentheses, '=' or ':'")

@@ -60,9 +60,9 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"passes: {state.passes}")
     if state.before and game.env.shared.get("recent history"):
         lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
-    fen_counts = game.env.quiet_key == "halfmove"  # chess writes its counters last, as FEN
+    fen_counts = game.env.fen_counters  # chess writes its counters last, as FEN does
     if game.env.uses_quiet and state.quiet and not fen_counts:
-        lines.append(f"{game.env.quiet_key}: {state.quiet}")
+        lines.append(f"without capture: {state.quiet}")
     if game.env.uses_turns and state.turn:
         lines.append(f"turns: {state.turn}")
     for role, points in zip(game.players, state.scores, strict=False):
@@ -203,9 +203,9 @@ def parse_position(game: Game, text: str) -> State:
         except ValueError as exc:
             raise PositionError(f"line {number}: before: {exc}") from None
     turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
-    quiet_key = game.env.quiet_key
+    quiet_key = "halfmove" if game.env.fen_counters else "without capture"
     quiet = _int_key(keys, quiet_key, 0, 0, 10**9) if game.env.uses_quiet else 0
-    if quiet_key == "halfmove":  # FEN's full move number: turns played, as far as it says
+    if game.env.fen_counters:  # FEN's full move number: turns played, as far as it says
         full = _int_key(keys, "fullmove", 1, 1, 10**9)
         turn = (full - 1) * len(game.players) + (to_move - game.first) % len(game.players)
     scores = [0] * len(game.players) if game.env.uses_scores else []
@@ -240,7 +240,7 @@ def parse_position(game: Game, text: str) -> State:
         keywords += ["before"] if game.env.uses_history else []
         keywords += ["turns"] if game.env.uses_turns else []
         keywords += [quiet_key] if game.env.uses_quiet else []
-        keywords += ["fullmove"] if quiet_key == "halfmove" else []
+        keywords += ["fullmove"] if game.env.fen_counters else []
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
         raise PositionError(f"line {number}: unknown key '{spelled[key]}' "

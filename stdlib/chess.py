@@ -9,6 +9,7 @@ moves."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from stdlib.moves import accept, kind_value, kinded, kinds_named
@@ -53,6 +54,19 @@ def attacked(env: Env, region: Region, *, by: Moves, attacker: RoleExpr | None =
 # Castling --------------------------------------------------------------------------------------
 
 Right = tuple[int, int, int]  # (role, the king's start site, the rook's start site)
+
+
+@dataclass(frozen=True)
+class Castling:
+    """Castling by one right, worked out once: its letter in position text, the move (None
+    when the board has no site for the king or the rook to end on), the sites that must be
+    empty, and those the king stands on or crosses, none of which may be attacked."""
+
+    right: Right
+    letter: str
+    move: Move | None
+    between: tuple[int, ...]
+    path: tuple[int, ...]
 
 
 def castling_rights(env: Env, king: str, rook: str, start: Sequence[int]) -> list[Right]:
@@ -103,96 +117,95 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
             ends = [(column_number(k), column_number(r))
                     for k, r in zip(king_to, rook_to, strict=True)]
     names = env.names
-    rights_at: dict[int, list[Right]] = {}  # filled once the start position is known
-    letters: dict[Right, str] = {}
+    roles = len(env.roles)
+    values: list[tuple[int, int]] = []  # per role: its king's and rook's board values
+    for r in range(roles):
+        k, rk = kind_value(env, r, king), kind_value(env, r, rook)
+        values.append((k or -1, rk or -1))  # -1: the role has no such piece, never castles
+    plans: list[Castling] = []  # made once, when the start position is first asked for
     slot = len(env.memories)
 
-    def rights() -> list[Right]:
-        found = rights_at.get(0)
-        if found is None:
-            start = env.shared.get("start board")
-            found = rights_at[0] = castling_rights(env, king, rook, start or [])
-            for right in found:
-                r, k, rk = right
-                side = "K" if topo.col_of[rk] > topo.col_of[k] else "Q"
-                symbol = env.pieces[env.piece_of(r) - 1].symbol
-                letters[right] = side if r == 0 or symbol.isupper() else side.lower()
-        return found
+    def plan(right: Right) -> Castling:
+        """What castling by one right needs and does, worked out once."""
+        r, k, rk = right
+        kc, rc = topo.col_of[k], topo.col_of[rk]
+        symbol = env.pieces[env.piece_of(r) - 1].symbol
+        letter = "K" if rc > kc else "Q"
+        letter = letter if r == 0 or symbol.isupper() else letter.lower()
+        by_col = {topo.col_of[s]: s for s in topo.rows[topo.row_of[k]]}
+        step = 1 if rc > kc else -1
+        kd, rd = ends[0 if rc < kc else 1] if ends else (kc + 2 * step, kc + step)
+        if kd not in by_col or rd not in by_col:
+            return Castling(right, letter, None, (), ())
+        crossed = set(range(min(kc, kd), max(kc, kd) + 1)) | set(
+            range(min(rc, rd), max(rc, rd) + 1))
+        if not crossed <= by_col.keys():
+            return Castling(right, letter, None, (), ())
+        king_value, rook_value = values[r]
+        changes = ((k, EMPTY), (rk, EMPTY), (by_col[kd], king_value), (by_col[rd], rook_value))
+        written = (k, rk) if ends else (k, by_col[kd])
+        return Castling(right, letter, Move("move", written, changes, names),
+                        tuple(by_col[c] for c in sorted(crossed) if by_col[c] not in (k, rk)),
+                        tuple(by_col[c] for c in range(min(kc, kd), max(kc, kd) + 1)))
+
+    def rights() -> list[Castling]:
+        if not plans:
+            start = env.shared.get("start board") or []
+            plans.extend(plan(right) for right in castling_rights(env, king, rook, start))
+        return plans
 
     def update(old: list[int], new: list[int], changed: tuple[int, ...], lost: Any) -> Any:
         lost = set(lost or ())
-        for right in rights():
-            if right not in lost and (right[1] in changed or right[2] in changed):
-                lost.add(right)
+        for c in rights():
+            _, k, rk = c.right
+            if c.right not in lost and (k in changed or rk in changed):
+                lost.add(c.right)
         return frozenset(lost) or None
 
     def render(lost: Any) -> str:
-        held = "".join(letters[r] for r in sorted(rights(), key=lambda r: (r[0], letters[r]))
-                       if r not in lost)
+        held = "".join(c.letter for c in sorted(rights(), key=lambda c: (c.right[0], c.letter))
+                       if c.right not in lost)
         return held or "-"
 
     def parse(text: str) -> Any:
         text = text.strip()
-        by_letter = {letters[r]: r for r in rights()}
+        by_letter = {c.letter: c.right for c in rights()}
         if text != "-" and (not text or any(ch not in by_letter for ch in text)):
             known = "".join(by_letter) or "none"
             raise ValueError(f"write the castling rights held as letters of {known}, or -")
         held = {by_letter[ch] for ch in text if ch != "-"}
-        return frozenset(set(rights()) - held) or None
+        return frozenset({c.right for c in rights()} - held) or None
 
     env.memories.append(Memory("castling", update, render, parse))
-    roles = len(env.roles)
 
     def generate(ctx: Ctx) -> list[Move]:
         state = ctx.state
         lost = state.memory[slot] if state is not None else None
         board, mover = ctx.board, ctx.mover
         out: list[Move] = []
-        def refuse(written: tuple[int, int], why: str) -> None:
-            if ctx.explain is not None:
-                ctx.explain.setdefault(("move", written), why)
 
-        for right in rights():
-            r, k, rk = right
-            if r != mover:
+        def refuse(move: Move, why: str) -> None:
+            if ctx.explain is not None:
+                ctx.explain.setdefault(move.key, why)
+
+        for c in rights():
+            r, k, rk = c.right
+            if r != mover or c.move is None:
                 continue
-            king_value, rook_value = board[k], board[rk]
-            if (lost and right in lost) or king_value != kind_value(env, r, king) or \
-                    rook_value != kind_value(env, r, rook):
-                if king_value == kind_value(env, r, king) and not ends:
-                    kc, rc = topo.col_of[k], topo.col_of[rk]
-                    two = {topo.col_of[s]: s for s in topo.rows[topo.row_of[k]]}.get(
-                        kc + (2 if rc > kc else -2))
-                    if two is not None:
-                        refuse((k, two), "castling is no longer allowed on that side: the king "
-                               "or that rook has moved")
+            king_value, rook_value = values[r]
+            if board[k] != king_value:
                 continue
-            row = topo.rows[topo.row_of[k]]
-            kc, rc = topo.col_of[k], topo.col_of[rk]
-            step = 1 if rc > kc else -1
-            by_col = {topo.col_of[s]: s for s in row}
-            if ends:
-                kd, rd = ends[0 if rc < kc else 1]
-            else:
-                kd, rd = kc + 2 * step, kc + step
-            king_at, rook_at = by_col.get(kd), by_col.get(rd)
-            if king_at is None or rook_at is None:
+            if (lost and c.right in lost) or board[rk] != rook_value:
+                refuse(c.move, "castling is no longer allowed on that side: the king or that "
+                       "rook has moved")
                 continue
-            written = (k, rk) if ends else (k, king_at)
-            crossed = set(range(min(kc, kd), max(kc, kd) + 1)) | set(
-                range(min(rc, rd), max(rc, rd) + 1))
-            if any(c not in by_col or (board[by_col[c]] != EMPTY and by_col[c] not in (k, rk))
-                   for c in crossed):
-                refuse(written, "to castle, the squares the king and rook cross must be empty")
+            if any(board[s] != EMPTY for s in c.between):
+                refuse(c.move, "to castle, the squares the king and rook cross must be empty")
                 continue
-            enemy = (mover + 1) % roles
-            path = [by_col[c] for c in range(min(kc, kd), max(kc, kd) + 1)]
-            if any(test(ctx, s, enemy) for s in path):
-                refuse(written, "the king may not castle out of, through or into check")
+            if any(test(ctx, s, (mover + 1) % roles) for s in c.path):
+                refuse(c.move, "the king may not castle out of, through or into check")
                 continue
-            changes = ((k, EMPTY), (rk, EMPTY), (king_at, king_value), (rook_at, rook_value))
-            accept(ctx, Move("move", written, changes, names), written[1], k, None, None, out,
-                   from_hand=False)
+            accept(ctx, c.move, c.move.sites[1], k, None, None, out, from_hand=False)
         return out
     return kinded(generate, "move")
 
@@ -216,6 +229,7 @@ def en_passant(env: Env, piece: str) -> Moves:
     names = env.names
     beside = [tuple(t for d in ("E", "W") if d in step and (t := step[d][s]) != -1)
               for s in range(topo.size)]
+    at = {(c, r): s for s, (c, r) in enumerate(zip(topo.col_of, topo.row_of, strict=True))}
     slot = len(env.memories)
 
     def passed(old: list[int], new: list[int], changed: tuple[int, ...]) -> int | None:
@@ -227,9 +241,7 @@ def en_passant(env: Env, piece: str) -> Moves:
         s, t = gone[0], came[0]
         if topo.col_of[s] != topo.col_of[t] or abs(topo.row_of[s] - topo.row_of[t]) != 2:
             return None
-        middle = [u for u in range(topo.size) if topo.col_of[u] == topo.col_of[s]
-                  and topo.row_of[u] == (topo.row_of[s] + topo.row_of[t]) // 2]
-        return middle[0] if middle else None
+        return at.get((topo.col_of[s], (topo.row_of[s] + topo.row_of[t]) // 2))
 
     def update(old: list[int], new: list[int], changed: tuple[int, ...], _: Any) -> Any:
         site = passed(old, new, changed)
@@ -250,13 +262,13 @@ def en_passant(env: Env, piece: str) -> Moves:
             return None
         if text not in topo.index:
             raise ValueError(f"no site {text!r} on this board (write a site, or -)")
-        return (topo.index[text], -1)  # where the piece that passed stands: found when asked
+        return (topo.index[text], -1)  # where the piece that passed stands: found by settle
 
     def passer(board: list[int], to_move: int, site: int) -> int:
         """The piece that passed over `site` (read from text): beyond it, an enemy of the
         player to move; -1 if there is none."""
-        return next((t for t in range(topo.size) if topo.col_of[t] == topo.col_of[site]
-                     and abs(topo.row_of[t] - topo.row_of[site]) == 1
+        column, row = topo.col_of[site], topo.row_of[site]
+        return next((t for dr in (1, -1) if (t := at.get((column, row + dr), -1)) >= 0
                      and board[t] in kinds and owner[board[t]] != to_move), -1)
 
     def settle(board: list[int], to_move: int, value: Any) -> Any:
@@ -278,11 +290,7 @@ def en_passant(env: Env, piece: str) -> Moves:
         if value is None:
             return []
         board, mover = ctx.board, ctx.mover
-        site, landed = value
-        if landed < 0:  # read from text without being settled: find the piece that passed
-            landed = passer(board, mover, site)
-            if landed < 0:
-                return []
+        site, landed = value  # (a value read from text was settled: see settle)
         dirs = forward(mover) if callable(forward) else forward
         out: list[Move] = []
         for b in beside[landed]:
@@ -308,6 +316,6 @@ def halfmove_clock(env: Env, piece: str) -> IntExpr:
     (if (>= (halfmove-clock "Pawn") 100) (draw))"""
     env.uses_quiet = True
     env.quiet_resets = kinds_named(env, piece) or frozenset()
-    env.quiet_key = "halfmove"
+    env.fen_counters = True
     return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
 

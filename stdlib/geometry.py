@@ -16,14 +16,16 @@ from stdlib.types import (
 )
 
 
-def _axes(env: Env) -> list[tuple[str, str]]:
-    """Pairs of opposite directions on this board (one per line through a site)."""
+def _axes(env: Env, directions: Direction = "All") -> list[tuple[str, str]]:
+    """Pairs of opposite directions on this board (one per line through a site), those with
+    one of the directions in it."""
     from stdlib.boards import OPPOSITE
     dirs = env.topology.directions
+    allowed = set(env.absolute_dirs(directions))
     out = []
     for d in dirs:
         o = OPPOSITE.get(d)
-        if o in dirs and (o, d) not in out:
+        if o in dirs and (o, d) not in out and (d in allowed or o in allowed):
             out.append((d, o))
     return out
 
@@ -52,8 +54,7 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
     move, only rows through the sites it changed are looked at.
 
     (continue (take (sites Occupied Next)) if:(line 3 through:To))"""
-    allowed = set(env.absolute_dirs(directions))
-    axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
+    axes = _axes(env, directions)
     steps = env.topology.step
 
     def counts(n: int) -> bool:
@@ -90,8 +91,7 @@ def sites_line(env: Env, length: int, *, role: RoleExpr | None = None,
     a mill, in Morris games.
 
     (take (difference (sites Occupied Next) (sites Line 3 role:Next)))"""
-    allowed = set(env.absolute_dirs(directions))
-    axes = [(a, b) for a, b in _axes(env) if a in allowed or b in allowed]
+    axes = _axes(env, directions)
     steps = env.topology.step
 
     def region(ctx: Ctx) -> list[int]:

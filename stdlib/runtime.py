@@ -292,11 +292,11 @@ class Env:
     # Does a turn step ask whether the last decision captured ((captured))?
     uses_taken: bool = False
     # Does the game count decisions without a capture ((moves-without-capture))? A move of a
-    # piece of one of `quiet_resets` starts the count again too ((halfmove-clock ...)), and
-    # position text writes the count under `quiet_key`.
+    # piece of one of `quiet_resets` starts the count again too; with `fen_counters` (chess's
+    # (halfmove-clock ...)) position text writes it as FEN does, `halfmove:` then `fullmove:`.
     uses_quiet: bool = False
     quiet_resets: frozenset[int] = frozenset()
-    quiet_key: str = "without capture"
+    fen_counters: bool = False
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context
@@ -362,8 +362,14 @@ class Env:
         self._counted = self.counted
         self._owner = self.owner
         self._all_reuse = all(self.reuse)
-        self.count_of = self.counts
-        self._pile_base = self.pile_base
+        # count_of[value]: how many pieces a site with that board value holds (0 empty);
+        # pile_base[value]: the pile of 1 of the value's pile kind (0 if not a pile).
+        self.count_of: tuple[int, ...] = (0, *(p.count for p in self.pieces))
+        base = [0] * (len(self.pieces) + 1)
+        for first, table in self.piles.items():
+            for v in table[1:]:
+                base[v] = first
+        self.pile_base: tuple[int, ...] = tuple(base)
         self._placements: dict[int, list[Move]] = {}
         self._piece_moves: dict[tuple[int, int, int], Move] = {}
         self._touched: dict[tuple[Any, Any], list[tuple[int, ...]]] = {}
@@ -420,27 +426,18 @@ class Env:
                 return p.value
         raise KeyError(role)
 
+    def fixed_role(self, role: Callable[[Ctx], int]) -> int:
+        """The role an expression names outside play (in a section, the start position): it
+        is judged on an empty board with the first role to move."""
+        return int(role(Ctx([0] * self.topology.size, 0, None, self, self.owner)))
+
     def pile_value(self, value: int, count: int) -> int | None:
         """The board value of a pile of `count` of the pile kind that `value` is a pile of
         (None if it is not a pile kind or the count is out of range)."""
-        table = self.piles.get(self._pile_base[value]) if value else None
+        table = self.piles.get(self.pile_base[value]) if value else None
         if table is None or not 0 <= count < len(table):
             return None
         return table[count]
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        """counts[value]: how many pieces a site with that board value holds (0 empty)."""
-        return (0, *(p.count for p in self.pieces))
-
-    @property
-    def pile_base(self) -> tuple[int, ...]:
-        """pile_base[value]: the pile of 1 of the value's pile kind (0 if not a pile)."""
-        base = [0] * (len(self.pieces) + 1)
-        for first, table in self.piles.items():
-            for v in table[1:]:
-                base[v] = first
-        return tuple(base)
 
     def left_behind(self, value: int) -> int:
         """What a site holds once the piece of board value `value` leaves it."""

@@ -84,6 +84,14 @@ def opposite(env: Env, site: SiteExpr) -> SiteExpr:
     return value
 
 
+def pile(table: tuple[int, ...], count: int, where: str) -> int:
+    """The board value of a pile of `count` (by its kind's table of values, see Env.piles);
+    GameError when a site would hold more than a pile may."""
+    if count > MAX_PILE:
+        raise GameError(f"a pile on {where} would hold {count} pieces, more than {MAX_PILE}")
+    return table[count]
+
+
 def role_tracks(env: Env, name: str, what: str) -> list[tuple[tuple[int, ...], bool]] | None:
     """Each role's way along the named track (the same for all when it has no owner); None,
     with an error, when there is no such track or a role has none."""
@@ -182,12 +190,9 @@ def sow(env: Env, region: Region, *, track: str = "Loop", skip: Region | None = 
             lifted, seeds, counts[t] = t, counts[t], 0
         out = []
         for site in sorted(counts):
-            total = counts[site]
-            if total > MAX_PILE:
-                raise GameError(f"a pile on {names[site]} would hold {total} pieces, more "
-                                f"than {MAX_PILE}")
-            if site == s or table[total] != board[site]:
-                out.append((site, table[total]))
+            value = pile(table, counts[site], names[site])
+            if site == s or value != board[site]:
+                out.append((site, value))
         return Move("sow", (s, t), tuple(out), names)
 
     def generate(ctx: Ctx) -> list[Move]:
@@ -278,9 +283,6 @@ def transfer(env: Env, region: Region, *, into: Region, if_: Cond | None = None)
             out.append((s, EMPTY))
         if table is None or not out:
             return ()
-        if total > MAX_PILE:
-            raise GameError(f"a pile on {names[target]} would hold {total} pieces, more than "
-                            f"{MAX_PILE}")
-        out.append((target, table[total]))
+        out.append((target, pile(table, total, names[target])))
         return tuple(out)
     return effect

@@ -3,6 +3,7 @@ plain descriptions that the interpreter assembles into a `Game`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -192,14 +193,14 @@ class SpecialSection:
 class RegionSection:
     name: str
     sites: object  # Region
-    owner: object  # RoleExpr or None
+    owner: Callable[[Ctx], int] | None  # a RoleExpr
 
 
 @dataclass(frozen=True)
 class TrackSection:
     name: str
     sites: tuple[str, ...]
-    owner: object  # RoleExpr or None
+    owner: Callable[[Ctx], int] | None  # a RoleExpr
     loop: bool
 
 
@@ -252,8 +253,7 @@ def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1, piece: str =
     with count:N, a pile of N on each (a piece declared pile:true).
 
     (put Neutral (sites Row 1 2) count:4)"""
-    probe = Ctx([0] * env.topology.size, 0, None, env, env.owner)
-    who = role(probe)
+    who = env.fixed_role(role)
     fixed = getattr(sites, "static", None)
     if fixed is None:
         env.error("the start position needs sites that do not depend on the position")
@@ -305,7 +305,7 @@ def put_row(env: Env, sites: Region, text: str, *, role: RoleExpr | None = None)
         return Setup(0, frozenset())
     who = None
     if role is not None:
-        who = role(Ctx([0] * env.topology.size, 0, None, env, env.owner))
+        who = env.fixed_role(role)
     cells = []
     for site, letter in zip(order, letters, strict=True):
         if letter == ".":

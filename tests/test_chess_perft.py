@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chess_fen import fen_to_text
 
 from interpreter import IllegalMoveError, load_game
 
@@ -84,22 +85,6 @@ SLOW_BREAKDOWNS = {("kiwipete", 3), ("position 3", 4)}
 def chess_game() -> Any:
     return load_game(CHESS)
 
-
-def fen_to_text(fen: str) -> str:
-    """The ludeme position text of a FEN: the board (top row first, `.` for an empty square),
-    then every key, in FEN's order."""
-    placement, side, castling, en_passant, *counters = fen.split()
-    rows = []
-    for rank in placement.split("/"):
-        cells: list[str] = []
-        for ch in rank:
-            cells += ["."] * int(ch) if ch.isdigit() else [ch]
-        rows.append(" ".join(cells))
-    keys = [f"mover: {'White' if side == 'w' else 'Black'}", f"castling: {castling}",
-            f"en passant: {en_passant}"]
-    if counters:
-        keys += [f"halfmove: {counters[0]}", f"fullmove: {counters[1]}"]
-    return "\n".join(rows + keys) + "\n"
 
 
 def from_fen(fen: str) -> Any:

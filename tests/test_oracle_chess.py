@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chess_fen import fen_to_text
 from oracle import (
     ActionMap,
     Lockstep,
@@ -131,22 +132,6 @@ class ChessActions(ActionMap):
 
 ACTIONS = ChessActions()
 
-
-def fen_to_text(fen: str) -> str:
-    """The ludeme position text of a FEN (the en passant key only when there is a square, so
-    that the text also reads in a game file without en passant)."""
-    placement, side, castling, en_passant, halfmove, fullmove = fen.split()
-    rows = []
-    for rank in placement.split("/"):
-        cells: list[str] = []
-        for ch in rank:
-            cells += ["."] * int(ch) if ch.isdigit() else [ch]
-        rows.append(" ".join(cells))
-    keys = [f"mover: {'White' if side == 'w' else 'Black'}", f"castling: {castling}",
-            f"halfmove: {halfmove}", f"fullmove: {fullmove}"]
-    if en_passant != "-":
-        keys.append(f"en passant: {en_passant}")
-    return "\n".join(rows + keys) + "\n"
 
 
 def text_to_fen(text: str) -> str:
