@@ -20,59 +20,18 @@ the median of the per-run ratios (adapter / C++). The result is a Markdown table
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import action_playout, format_rate, rate, spiel_playout  # noqa: E402
 from interpreter import load_game  # noqa: E402
-from interpreter.game import Game  # noqa: E402
 
 HEX = ROOT / "games" / "hex.game"
-
-
-def spiel_playout(game: Any, rng: random.Random) -> int:
-    """One random game through OpenSpiel's API; the number of actions made."""
-    state = game.new_initial_state()
-    plies = 0
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        plies += 1
-    return plies
-
-
-def ludeme_playout(game: Game, rng: random.Random) -> int:
-    """The same loop on ludeme's own states, without OpenSpiel."""
-    state = game.initial_state()
-    plies = 0
-    while not state.is_over:
-        state = state.apply_action(rng.choice(state.legal_actions()))
-        plies += 1
-    return plies
-
-
-def rate(play: Callable[[Any, random.Random], int], game: Any, seconds: float,
-         seed: int) -> tuple[float, list[int]]:
-    """Playouts per second over about `seconds` (at least one game), and the games' lengths."""
-    rng = random.Random(seed)
-    lengths = []
-    start = time.perf_counter()
-    while True:
-        lengths.append(play(game, rng))
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return len(lengths) / elapsed, lengths
-
-
-def _rate(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed + r
         native_rate, _ = rate(spiel_playout, native, share, seed)
         adapter_rate, played = rate(spiel_playout, adapter, share, seed)
-        ludeme_rate, _ = rate(ludeme_playout, ludeme, share, seed)
+        ludeme_rate, _ = rate(action_playout, ludeme, share, seed)
         rates["native"].append(native_rate)
         rates["adapter"].append(adapter_rate)
         rates["ludeme"].append(ludeme_rate)
@@ -116,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|------|----------:|-------------------------:|--------------------:|------:|"
           "-----------------------------:|")
     print(f"| Hex {args.size}x{args.size} | {sum(lengths) / len(lengths):.1f} | "
-          f"{_rate(statistics.median(rates['native']))} | "
-          f"{_rate(statistics.median(rates['adapter']))} | {ratio:.3f} | "
-          f"{_rate(statistics.median(rates['ludeme']))} |")
+          f"{format_rate(statistics.median(rates['native']))} | "
+          f"{format_rate(statistics.median(rates['adapter']))} | {ratio:.3f} | "
+          f"{format_rate(statistics.median(rates['ludeme']))} |")
     return 0
 
 

@@ -40,6 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import (  # noqa: E402
+    fast_playout,
+    format_rate,
+    markdown_table,
+    public_playout,
+)
 from benchmarks.reference import hex as hex_reference  # noqa: E402
 from benchmarks.reference import mincut as mincut_reference  # noqa: E402
 from interpreter import load_game  # noqa: E402
@@ -61,24 +67,6 @@ class Row:
     public_rate: float
     fast_rate: float
     load_ms: float
-
-
-def public_playout(game: Game, rng: random.Random, bound: int) -> int:
-    """One random game through the public API only; the number of moves made."""
-    state = game.initial_state()
-    plies = 0
-    while not state.is_over and plies < bound:
-        moves = state.legal_moves()
-        if not moves:
-            break
-        state = state.play(rng.choice(moves))
-        plies += 1
-    return plies
-
-
-def fast_playout(game: Game, rng: random.Random, bound: int) -> int:
-    _, plies = game.playout(rng, bound)
-    return plies
 
 
 def measure(play: Callable[[Game, random.Random, int], int], game: Game, seconds: float,
@@ -156,33 +144,18 @@ def comparison(rows: list[Row], seconds: float, runs: int, seed: int) -> str:
             ref_rates.append(ref)
             fast_rates.append(fast)
             ratios.append(fast / ref)
-        lines.append(f"| {row.name} | {_rate(statistics.median(ref_rates))} | "
-                     f"{_rate(statistics.median(fast_rates))} | "
+        lines.append(f"| {row.name} | {format_rate(statistics.median(ref_rates))} | "
+                     f"{format_rate(statistics.median(fast_rates))} | "
                      f"{statistics.median(ratios):.2f} |")
     return "\n".join(lines) if len(lines) > 2 else ""
-
-
-def _rate(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
 def table(rows: list[Row]) -> str:
     head = ["game", "sites", "avg plies", "playouts/s public", "playouts/s fast path",
             "load ms"]
-    body = [[r.name, str(r.sites), f"{r.avg_plies:.1f}", _rate(r.public_rate),
-             _rate(r.fast_rate), f"{r.load_ms:.1f}"] for r in rows]
-    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
-              for i, h in enumerate(head)]
-
-    def line(cells: list[str]) -> str:
-        out = []
-        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-            out.append(cell.ljust(w) if i == 0 else cell.rjust(w))
-        return "| " + " | ".join(out) + " |"
-
-    rule = "|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(widths)) \
-        + "|"
-    return "\n".join([line(head), rule, *(line(b) for b in body)])
+    body = [[r.name, str(r.sites), f"{r.avg_plies:.1f}", format_rate(r.public_rate),
+             format_rate(r.fast_rate), f"{r.load_ms:.1f}"] for r in rows]
+    return markdown_table(head, body)
 
 
 def main(argv: list[str] | None = None) -> int:
