@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, reads_nothing, recent_sites, with_reads
+from stdlib.runtime import EMPTY, Ctx, Env, literal, reads_nothing, recent_sites, with_reads
 from stdlib.types import (
     Capture,
     Cond,
@@ -43,6 +43,15 @@ def _row_length(steps: dict[str, tuple[int, ...]], board: list[int], owner: tupl
     return n
 
 
+def _length_counts(env: Env, ludeme: str, length: int) -> bool:
+    """Whether `length` is a length a row can have (1 or more); if not, says so where the
+    ludeme is written (a row of 0 pieces would stand everywhere, or nowhere)."""
+    if length >= 1:
+        return True
+    env.error(f"{ludeme} needs a length of at least 1, not {length}")
+    return False
+
+
 @ludeme("line")
 def line(env: Env, length: int, *, role: RoleExpr | None = None,
          directions: Direction = "All", exact: bool = False,
@@ -54,6 +63,8 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
     move, only rows through the sites it changed are looked at.
 
     (continue (take (sites Occupied Next)) if:(line 3 through:To))"""
+    if not _length_counts(env, "line", length):
+        return literal(False)
     axes = _axes(env, directions)
     steps = env.topology.step
 
@@ -91,6 +102,8 @@ def sites_line(env: Env, length: int, *, role: RoleExpr | None = None,
     a mill, in Morris games.
 
     (take (difference (sites Occupied Next) (sites Line 3 role:Next)))"""
+    if not _length_counts(env, "sites Line", length):
+        return lambda ctx: []
     axes = _axes(env, directions)
     steps = env.topology.step
 

@@ -24,8 +24,16 @@ from stdlib.types import (
 # and `why_not`, what it says when it does not ("not 5 in a row", "the board is not full").
 # A move refused by if:COND gives COND's why_not as the reason, one refused by unless:COND its
 # why (stdlib.moves.refusal), and a game ended by an end rule is "ended by" the rule
-# condition's why. Ludemes that combine conditions build theirs from their parts' when they are
-# compiled, so every condition reads as a phrase, and no phrase says "not not".
+# condition's why: each is read just after the condition was judged. Ludemes that combine
+# conditions build theirs from their parts', so every condition reads as a phrase, and no
+# phrase says "not not".
+#
+# What a combination says depends on the position: an `and` that fails names the part that
+# failed there, an `or` that holds the alternative that held. Such a condition sets its `why`
+# or `why_not` each time it is judged, and lists which in `live` (see `says_when_judged`):
+# those of its parts are then read when it is judged too. Before it is first judged, and for
+# a condition that wraps it at compile time (some, every), it says what it says of any
+# position ("not A or not B").
 
 
 def negation(phrase: str) -> str:
@@ -39,6 +47,20 @@ def describe(condition: Any, why: str | None, why_not: str | None = None) -> Any
     if why or why_not:
         condition.why = why or negation(why_not)  # type: ignore[arg-type]
         condition.why_not = why_not or negation(why)  # type: ignore[arg-type]
+    return condition
+
+
+def says_when_judged(condition: Any, held: bool) -> bool:
+    """Whether what the condition says when it holds (held=True), or when it does not, is set
+    each time it is judged (what it found there), so that it must be read right after."""
+    return ("why" if held else "why_not") in getattr(condition, "live", ())
+
+
+def judged_live(condition: Any, why: bool = False, why_not: bool = False) -> Any:
+    """Mark a condition that sets its `why` (why=True) or `why_not` each time it is judged
+    (see says_when_judged); returns the condition."""
+    condition.live = frozenset(name for name, on in (("why", why), ("why_not", why_not))
+                               if on)
     return condition
 
 
@@ -98,25 +120,21 @@ def _joined(parts: Sequence[str], word: str) -> str:
 
 @ludeme("and")
 def and_(env: Env, *conditions: Cond) -> Cond:
-    """True when every condition holds.
+    """True when every condition holds. When it does not, it says why: what its first part
+    that does not hold says; when it does, what every part says.
 
     (and (is Empty To) (not (full)))"""
     if any(getattr(c, "literal", None) is False for c in conditions):
         return literal(False)  # a part that never holds (e.g. an option that is off)
-    said = [c for c in conditions if getattr(c, "literal", None) is not True] or conditions
+    # Parts that always hold (an option that is on) are neither judged nor named.
+    said = tuple(c for c in conditions if getattr(c, "literal", None) is not True) \
+        or conditions
     why = _joined([phrase(c) for c in said], "and")
     why_not = _joined([phrase(c, held=False) for c in said], "or")
-    table = combined(env, conditions, all)
+    table = combined(env, conditions, all, _says_and, why, why_not)
     if table is not None:
-        return describe(table, why, why_not)
-    if len(conditions) == 2:
-        a, b = conditions
-        test = lambda ctx: a(ctx) and b(ctx)  # noqa: E731
-    elif len(conditions) == 3:
-        a, b, c = conditions
-        test = lambda ctx: a(ctx) and b(ctx) and c(ctx)  # noqa: E731
-    else:
-        test = lambda ctx: all(c(ctx) for c in conditions)  # noqa: E731
+        return table
+    test = _all_of(said)
     # The conditions it joins, nested ands flattened (a link judges each part where it is
     # cheapest: see connectivity.link).
     test.parts = tuple(p for c in conditions  # type: ignore[attr-defined]
@@ -124,24 +142,192 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     return describe(like(test, *conditions), why, why_not)
 
 
+def _all_of(parts: tuple[Cond, ...]) -> Any:
+    """A condition holding when all the parts hold, which says, when judged, what the first
+    part that does not hold says (if one does not), or what all of them say."""
+    nots = [phrase(c, held=False) for c in parts]
+    not_live = [says_when_judged(c, False) for c in parts]
+    why_live = [says_when_judged(c, True) for c in parts]
+    quiet_parts = [quiet(c) for c in parts]
+    if len(parts) == 2 and not any(not_live) and not any(why_live):
+        (a, b), (na, nb) = parts, nots
+
+        def test(ctx: Ctx) -> bool:
+            if not a(ctx):
+                test.why_not = na  # type: ignore[attr-defined]
+                return False
+            if not b(ctx):
+                test.why_not = nb  # type: ignore[attr-defined]
+                return False
+            return True
+    elif len(parts) == 2 and sum(why_live) < 2:
+        (a, b), (na, nb), (la, lb) = parts, nots, not_live
+        # The part that says what it found when it holds, if one does: each thing it says is
+        # joined to what the other part says once.
+        held = a if why_live[0] else b if why_live[1] else None
+        wa, wb = phrase(a), phrase(b)
+        made: dict[str, str] = {}
+
+        def test(ctx: Ctx) -> bool:
+            if not a(ctx):
+                test.why_not = a.why_not if la else na  # type: ignore[attr-defined]
+                return False
+            if not b(ctx):
+                test.why_not = b.why_not if lb else nb  # type: ignore[attr-defined]
+                return False
+            if held is not None:
+                found = held.why  # type: ignore[attr-defined]
+                joined = made.get(found)
+                if joined is None:
+                    joined = made[found] = f"{found} and {wb}" if held is a else \
+                        f"{wa} and {found}"
+                test.why = joined  # type: ignore[attr-defined]
+            return True
+    else:
+        every = _saying(parts, True, "and")
+        failing = [(c, "why_not" if live else "", said)
+                   for c, live, said in zip(parts, not_live, nots, strict=True)]
+        judged_why = any(why_live)
+
+        def test(ctx: Ctx) -> bool:
+            for c, live, said in failing:
+                if not c(ctx):
+                    test.why_not = getattr(c, live) if live else said  # type: ignore[attr-defined]
+                    return False
+            if judged_why:
+                test.why = every()  # type: ignore[attr-defined]
+            return True
+    test.quiet = _quiet_all(quiet_parts)  # type: ignore[attr-defined]
+    return judged_live(test, why=any(why_live), why_not=len(parts) > 1 or any(not_live))
+
+
+def _quiet_all(parts: list[Cond]) -> Cond:
+    """All the parts hold: the verdict alone."""
+    if len(parts) == 1:
+        (a,) = parts
+        return lambda ctx: bool(a(ctx))
+    if len(parts) == 2:
+        a, b = parts
+        return lambda ctx: a(ctx) and b(ctx)
+    if len(parts) == 3:
+        a, b, c = parts
+        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
+    return lambda ctx: all(p(ctx) for p in parts)
+
+
 @ludeme("or")
 def or_(env: Env, *conditions: Cond) -> Cond:
-    """True when some condition holds.
+    """True when some condition holds. When it does, it says what the first alternative that
+    holds says; when it does not, what each says (none holds).
 
     (or (line 3) (full))"""
     if any(getattr(c, "literal", None) is True for c in conditions):
         return literal(True)  # a part that always holds (e.g. an option that is on)
-    said = [c for c in conditions if getattr(c, "literal", None) is not False] or conditions
+    # Parts that never hold (an option that is off) are neither judged nor named.
+    said = tuple(c for c in conditions if getattr(c, "literal", None) is not False) \
+        or conditions
     why = _joined([phrase(c) for c in said], "or")
     why_not = _joined([phrase(c, held=False) for c in said], "and")
-    table = combined(env, conditions, any)
+    table = combined(env, conditions, any, _says_or, why, why_not)
     if table is not None:
-        return describe(table, why, why_not)
-    if len(conditions) == 2:
-        a, b = conditions
-        return describe(like(lambda ctx: a(ctx) or b(ctx), *conditions), why, why_not)
-    return describe(like(lambda ctx: any(c(ctx) for c in conditions), *conditions), why,
-                    why_not)
+        return table
+    return describe(like(_any_of(said), *conditions), why, why_not)
+
+
+def _any_of(parts: tuple[Cond, ...]) -> Any:
+    """A condition holding when some part holds, which says, when judged, what the first part
+    that holds says (if one does), or what each of them says."""
+    whys = [phrase(c) for c in parts]
+    why_live = [says_when_judged(c, True) for c in parts]
+    not_live = [says_when_judged(c, False) for c in parts]
+    quiet_parts = [quiet(c) for c in parts]
+    if len(parts) == 2 and not any(why_live) and not any(not_live):
+        (a, b), (wa, wb) = parts, whys
+
+        def test(ctx: Ctx) -> bool:
+            if a(ctx):
+                test.why = wa  # type: ignore[attr-defined]
+                return True
+            if b(ctx):
+                test.why = wb  # type: ignore[attr-defined]
+                return True
+            return False
+    else:
+        each = _saying(parts, False, "and")
+        holding = [(c, "why" if live else "", said)
+                   for c, live, said in zip(parts, why_live, whys, strict=True)]
+        judged_not = any(not_live)
+
+        def test(ctx: Ctx) -> bool:
+            for c, live, said in holding:
+                if c(ctx):
+                    test.why = getattr(c, live) if live else said  # type: ignore[attr-defined]
+                    return True
+            if judged_not:
+                test.why_not = each()  # type: ignore[attr-defined]
+            return False
+    test.quiet = _quiet_any(quiet_parts)  # type: ignore[attr-defined]
+    return judged_live(test, why=len(parts) > 1 or any(why_live), why_not=any(not_live))
+
+
+def _quiet_any(parts: list[Cond]) -> Cond:
+    """Some part holds: the verdict alone."""
+    if len(parts) == 1:
+        (a,) = parts
+        return lambda ctx: bool(a(ctx))
+    if len(parts) == 2:
+        a, b = parts
+        return lambda ctx: a(ctx) or b(ctx)
+    return lambda ctx: any(p(ctx) for p in parts)
+
+
+def quiet(condition: Cond) -> Cond:
+    """The condition judged for its verdict alone, saying nothing: for a ludeme that judges it
+    many times and never reads what it says (some, every, named). The condition itself
+    unless it sets what it says when judged."""
+    return getattr(condition, "quiet", condition)  # type: ignore[no-any-return]
+
+
+def _saying(parts: tuple[Cond, ...], held: bool, word: str) -> Callable[[], str]:
+    """What all the parts say (when they hold, or when they do not), joined by `word`, as they
+    were just judged: joined once for each combination of what they said."""
+    attr = "why" if held else "why_not"
+    fixed = [phrase(c, held) for c in parts]
+    live = [(i, c) for i, c in enumerate(parts) if says_when_judged(c, held)]
+    if not live:
+        always = _joined(fixed, word)
+        return lambda: always
+    made: dict[tuple[str, ...], str] = {}
+
+    def joined() -> str:
+        key = tuple([getattr(c, attr) for _, c in live])
+        said = made.get(key)
+        if said is None:
+            now = list(fixed)
+            for (i, _), part in zip(live, key, strict=True):
+                now[i] = part
+            said = made[key] = _joined(now, word)
+        return said
+    return joined
+
+
+def _says_and(verdicts: list[bool], part: Callable[[int, bool], str], held: bool) -> str:
+    """What an `and` of parts judged `verdicts` says (part(i, held) says what part i does)."""
+    if held:
+        return _joined([part(i, True) for i in range(len(verdicts))], "and")
+    return part(verdicts.index(False), False)
+
+
+def _says_or(verdicts: list[bool], part: Callable[[int, bool], str], held: bool) -> str:
+    """What an `or` of parts judged `verdicts` says (see _says_and)."""
+    if held:
+        return part(verdicts.index(True), True)
+    return _joined([part(i, False) for i in range(len(verdicts))], "and")
+
+
+def _says_not(verdicts: list[bool], part: Callable[[int, bool], str], held: bool) -> str:
+    """What a `not` says: what its condition says (see _says_and)."""
+    return part(0, not held)
 
 
 @ludeme("not")
@@ -152,12 +338,27 @@ def not_(env: Env, condition: Cond) -> Cond:
     # It holds when the condition does not: it says what the condition says then (and the
     # reverse), so (not (not X)) says what X says.
     why, why_not = phrase(condition, held=False), phrase(condition)
-    table = combined(env, (condition,), lambda verdicts: not verdicts[0])
+    table = combined(env, (condition,), lambda verdicts: not verdicts[0], _says_not, why,
+                     why_not)
     if table is not None:
-        return describe(table, why, why_not)
-
-    def negated(ctx: Ctx) -> bool:
-        return not condition(ctx)
+        return table
+    # What the condition says when judged is what this says: read when it is judged.
+    why_live, not_live = says_when_judged(condition, False), says_when_judged(condition, True)
+    if not (why_live or not_live):
+        def negated(ctx: Ctx) -> bool:
+            return not condition(ctx)
+    else:
+        def negated(ctx: Ctx) -> bool:
+            if condition(ctx):
+                if not_live:
+                    negated.why_not = condition.why  # type: ignore[attr-defined]
+                return False
+            if why_live:
+                negated.why = condition.why_not  # type: ignore[attr-defined]
+            return True
+        silent = quiet(condition)
+        negated.quiet = lambda ctx: not silent(ctx)  # type: ignore[attr-defined]
+    judged_live(negated, why=why_live, why_not=not_live)
     return describe(like(negated, condition), why, why_not)
 
 
@@ -326,18 +527,46 @@ def _is_described(test: Any, kind: str, site: str) -> Any:
     return describe(test, f"{site} is {_WHAT[kind]}", f"{site} is not {_WHAT[kind]}")
 
 
-def cell_table(env: Env, var: str, holds: Callable[[int, int], bool]) -> Any:
+def cell_table(env: Env, var: str, holds: Callable[[int, int], bool],
+               says: Callable[[int, int, bool], str] | None = None) -> Any:
     """A condition on what the site in context variable `var` (to, frm, site) holds: judged by
     looking up `holds(value, mover)` in a table made once. Conditions of this kind combined by
     and/or/not make one table again (see `combined`), so "a tile with no enemy on it" costs one
-    lookup."""
+    lookup. `says(value, mover, held)`, if given, is what it says judged there: where that
+    differs from one board value to another, it is set each time it is judged (see
+    says_when_judged)."""
     roles = range(len(env.roles))
     values = range(len(env.pieces) + 1)
     table = [[holds(v, m) for v in values] for m in roles]
     get = operator.attrgetter(var)
+    whys = [[says(v, m, True) if table[m][v] else "" for v in values] for m in roles] \
+        if says is not None else []
+    nots = [[says(v, m, False) if not table[m][v] else "" for v in values] for m in roles] \
+        if says is not None else []
+    said_why = {w for row in whys for w in row if w}
+    said_not = {w for row in nots for w in row if w}
+    live = len(said_why) > 1 or len(said_not) > 1
 
-    def test(ctx: Ctx) -> bool:
-        return table[ctx.mover][ctx.board[get(ctx)]]
+    if not live:
+        def test(ctx: Ctx) -> bool:
+            return table[ctx.mover][ctx.board[get(ctx)]]
+    else:
+        def test(ctx: Ctx) -> bool:
+            mover, value = ctx.mover, ctx.board[get(ctx)]
+            if table[mover][value]:
+                test.why = whys[mover][value]  # type: ignore[attr-defined]
+                return True
+            test.why_not = nots[mover][value]  # type: ignore[attr-defined]
+            return False
+        judged_live(test, why=len(said_why) > 1, why_not=len(said_not) > 1)
+        test.quiet = lambda ctx: table[ctx.mover][ctx.board[get(ctx)]]  # type: ignore[attr-defined]
+    if says is not None:
+        # What it says where it is judged the same everywhere, said once.
+        if len(said_why) == 1:
+            test.why = said_why.pop()  # type: ignore[attr-defined]
+        if len(said_not) == 1:
+            test.why_not = said_not.pop()  # type: ignore[attr-defined]
+        test.cell_says = says  # type: ignore[attr-defined]
 
     test.cell = (var, holds)  # type: ignore[attr-defined]
     test.table = table  # type: ignore[attr-defined]
@@ -375,14 +604,37 @@ def site_verdicts(ctx: Ctx, condition: Cond) -> list[bool]:
     return out
 
 
-def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], bool]) -> Any:
-    """One cell table for a combination of cell conditions on the same variable, or None."""
+def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], bool],
+             say: Callable[[list[bool], Callable[[int, bool], str], bool], str],
+             why: str, why_not: str) -> Any:
+    """One cell table for a combination of cell conditions on the same variable, or None.
+    `join` gives its verdict from its parts', `say` what it says from their verdicts and what
+    each says there (see _says_and); `why` and `why_not` are what it says of any position."""
     found = [getattr(p, "cell", None) for p in parts]
     cells = [c for c in found if c is not None]
     if not parts or len(cells) != len(parts) or len({var for var, _ in cells}) != 1:
         return None
     holds = [h for _, h in cells]
-    return cell_table(env, cells[0][0], lambda v, m: join([h(v, m) for h in holds]))
+    tells = [getattr(p, "cell_says", None) or _said_alike(p) for p in parts]
+
+    def says(value: int, mover: int, held: bool) -> str:
+        return say([h(value, mover) for h in holds],
+                   lambda i, part_held: tells[i](value, mover, part_held), held)
+
+    table = cell_table(env, cells[0][0], lambda v, m: join([h(v, m) for h in holds]), says)
+    # Before it is judged (and where it never holds, or never fails), it says what it says of
+    # any position.
+    if says_when_judged(table, True) or not getattr(table, "why", None):
+        table.why = why
+    if says_when_judged(table, False) or not getattr(table, "why_not", None):
+        table.why_not = why_not
+    return table
+
+
+def _said_alike(condition: Any) -> Callable[[int, int, bool], str]:
+    """What a cell condition that says the same whatever the site holds says."""
+    said = {True: phrase(condition), False: phrase(condition, held=False)}
+    return lambda value, mover, held: said[held]
 
 
 @ludeme("in")
@@ -494,8 +746,10 @@ def named(description: str, condition: Cond) -> Cond:
     refuses a move as "suicide".
 
     (named "closer to the centre" (< (centre-distance To) (centre-distance From)))"""
+    silent = quiet(condition)  # what it says is its own
+
     def test(ctx: Ctx) -> bool:
-        return condition(ctx)
+        return silent(ctx)
     placed = getattr(condition, "placed", None)
     if placed is not None:  # it still judges all placements at once (see judged_at_once)
         test.placed = placed  # type: ignore[attr-defined]
@@ -567,12 +821,14 @@ def some(region: Region, condition: Cond) -> Cond:
     """True when the condition holds for some site of the region (Site bound to it).
 
     (some (sites Around To) (> (count-around Site Occupied) 3))"""
+    judge = quiet(condition)  # what it says of a site is not read
+
     def test(ctx: Ctx) -> bool:
         saved = ctx.site
         try:
             for s in region(ctx):
                 ctx.site = s
-                if condition(ctx):
+                if judge(ctx):
                     return True
             return False
         finally:
@@ -597,12 +853,14 @@ def every(region: Region, condition: Cond) -> Cond:
     """True when the condition holds for every site of the region (Site bound to it).
 
     (every (sites Around To) (is Occupied Site))"""
+    judge = quiet(condition)  # what it says of a site is not read
+
     def test(ctx: Ctx) -> bool:
         saved = ctx.site
         try:
             for s in region(ctx):
                 ctx.site = s
-                if not condition(ctx):
+                if not judge(ctx):
                     return False
             return True
         finally:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from dsl import types as t
 from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
 from stdlib.budget import MAX_PATTERN_CELLS, MAX_PATTERN_INDEX, Budget
+from stdlib.logic import judged_live
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, recent_sites, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -260,6 +261,8 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
     names = " or ".join(p.name for p in patterns)
     test.why = f"forms a {names}"  # type: ignore[attr-defined]
     test.why_not = f"does not form a {names}"  # type: ignore[attr-defined]
+    if len({p.name for p in patterns}) > 1:
+        judged_live(test, why=True)  # it says which one it found
     # Judged at a site, it reads the windows containing that site.
     around = [frozenset().union(*(w.sites for _, w in if_empty[s]),
                                 *(w.sites for _, w in if_piece[s]),

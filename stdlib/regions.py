@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Collection, Sequence
 
-from stdlib.logic import site_table
+from stdlib.logic import quiet, site_table
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
 from stdlib.types import Cond, Corner, Direction, Region, Regions, RoleExpr, Side, SiteExpr
@@ -240,6 +240,8 @@ def sites_row(env: Env, *rows: int) -> Region:
     (sites Row 1 2)"""
     topo = env.topology
     n = len(topo.rows)
+    if not rows:
+        env.error(f"sites Row needs at least one row (rows 1 to {n})")
     out: list[int] = []
     for r in rows:
         if not 1 <= r <= n:
@@ -255,6 +257,11 @@ def sites_column(env: Env, *columns: int) -> Region:
 
     (sites Column 1)"""
     topo = env.topology
+    if not columns:
+        env.error("sites Column needs at least one column")
+    for c in columns:
+        if c < 1:  # (a column past the end of some rows, or of all, is empty)
+            env.error(f"column {c} does not exist (columns start at 1)")
     return static([s for s in range(topo.size) if topo.col_of[s] + 1 in columns])
 
 
@@ -418,7 +425,8 @@ def tracer(adjacency: tuple[tuple[int, ...], ...], through: Cond) -> Tracer:
     A condition on what the site holds alone (a cell table) is looked up, not called."""
     table = site_table(through)
     if table is None:
-        return lambda ctx, starts: _trace(ctx, starts, adjacency, through)
+        judge = quiet(through)  # what it says of a site is not read
+        return lambda ctx, starts: _trace(ctx, starts, adjacency, judge)
 
     def trace(ctx: Ctx, starts: Collection[int]) -> set[int]:
         passable, board = table[ctx.mover], ctx.board

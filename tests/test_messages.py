@@ -60,9 +60,10 @@ def refusal(filter_: str, move: str = "a1") -> str | None:
     (f'unless:(not (named "not suicide" {FAILS}))', "a1: suicide"),
     # a named negation is named
     (f'if:(named "suicide" (not {HOLDS}))', "a1: not suicide"),
-    # and / or say each part
-    (f'if:(and (named "safe" {HOLDS}) (named "quiet" {FAILS}))', "a1: not safe or not quiet"),
-    (f'unless:(or (named "loud" {FAILS}) (named "suicide" {HOLDS}))', "a1: loud or suicide"),
+    # and / or say the parts that decided: a failing and its part that failed (not one that
+    # held), a holding or its alternative that held, a holding and each part
+    (f'if:(and (named "safe" {HOLDS}) (named "quiet" {FAILS}))', "a1: not quiet"),
+    (f'unless:(or (named "loud" {FAILS}) (named "suicide" {HOLDS}))', "a1: suicide"),
     (f'unless:(and (named "loud" {HOLDS}) (not (named "safe" {FAILS})))',
      "a1: loud and not safe"),
     # unnamed conditions say what they test
