@@ -18,7 +18,9 @@ from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash, situation
 from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
+from stdlib.steps import Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
+from stdlib.turns import Continuation
 
 
 @dataclass(frozen=True)
@@ -34,9 +36,9 @@ class State:
 
     __slots__ = ("game", "board", "to_move", "step", "passes", "result", "reason", "pie_open",
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
-                 "verdicts", "track", "trial", "last_to", "last_from", "zhash", "history",
-                 "seen", "situations", "scores", "undo", "before", "quiet", "_moves",
-                 "_empty")
+                 "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
+                 "seen", "situations", "scores", "undo", "before", "quiet", "captures",
+                 "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -68,6 +70,7 @@ class State:
         self.zhash = 0
         self.scores = scores  # per role, in games that keep scores; () otherwise
         self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
+        self.captures = 0  # pieces of other roles the turn (so far, or just played) took
         self.history: list[int] | None = None
         self.seen: dict[int, int] | None = None  # hash -> how many times it stood
         # In games that ask whether a situation repeats ((repeated situational:true)): the
@@ -86,6 +89,9 @@ class State:
         # being tried out on the board right now (trackers do not answer meanwhile).
         self.track: list[Any] = [None] * len(game.env.trackers)
         self.trial = 0
+        # How many moves the engine is trying on this position's own board right now (each
+        # made in place, then undone): the board is then not a position of the game's history.
+        self.tried = 0
 
     # The contract -------------------------------------------------------------------------
     @property
@@ -181,6 +187,92 @@ def _copy_history(old: State, new: State) -> None:
         new.undo, new.before = dict(old.undo), old.before
 
 
+class TurnInProgress:
+    """The engine's side of `steps.Turn`: the actions of one decision and the automatic steps
+    after it, applied to a board in place. For a real move the board is the position's and
+    everything it keeps (hands, empty sites, trackers, hashes) follows; when only trying a
+    move (`trying`), the board may be any, and `undo` puts back everything changed."""
+
+    __slots__ = ("game", "state", "board", "mover", "trying", "changed", "taken", "marks",
+                 "again_", "refused", "hands", "_log", "_scores", "_zhash")
+
+    def __init__(self, game: Game, state: State | None, board: list[int], mover: int, *,
+                 trying: bool) -> None:
+        self.game = game
+        self.state = state
+        self.board = board
+        self.mover = mover
+        self.trying = trying
+        self.changed: list[int] = []  # the sites changed, in order
+        self.taken = 0  # pieces of other roles taken off the board (counted if asked for)
+        self.marks: set[str] = set()
+        self.again_ = False
+        self.refused: str | None = None
+        # Hands after the changes so far (when trying, the position's are not changed).
+        self.hands: tuple[int, ...] | None = state.hands if state is not None else None
+        self._log: list[tuple[int, int]] = []  # when trying: (site, old value), in order
+        self._scores = state.scores if state is not None else ()
+        # When trying on the position's own board: its hash, kept up to date meanwhile.
+        self._zhash = state.zhash if state is not None and board is state.board else None
+
+    def change(self, changes: tuple[tuple[int, int], ...]) -> None:
+        game, board = self.game, self.board
+        env = game.env
+        if env.uses_taken or env.uses_quiet:
+            owner, mover = game.owner, self.mover
+            for s, v in changes:
+                was = owner[board[s]]
+                if was >= 0 and was != mover and owner[v] != was:
+                    self.taken += 1
+        self.changed.extend([s for s, _ in changes])
+        if not self.trying:
+            assert self.state is not None
+            game._make(self.state, changes)
+            self.hands = self.state.hands
+            return
+        if self.hands:
+            self.hands = env.hands_after(self.hands, board, changes)
+        log = self._log
+        zobrist = game._zobrist if self._zhash is not None else None
+        state = self.state
+        for s, v in changes:
+            old = board[s]
+            if old != v:
+                log.append((s, old))
+                board[s] = v
+                if zobrist is not None:
+                    state.zhash ^= zobrist[s][old] ^ zobrist[s][v]  # type: ignore[union-attr]
+
+    def add_score(self, role: int, amount: int) -> None:
+        state = self.state
+        if state is not None and amount:
+            scores = list(state.scores)
+            scores[role] += amount
+            state.scores = tuple(scores)
+
+    def again(self) -> None:
+        self.again_ = True
+
+    def mark(self, name: str) -> None:
+        self.marks.add(name)
+
+    def refuse(self, reason: str) -> None:
+        if self.refused is None:
+            self.refused = reason
+
+    def undo(self) -> None:
+        """Put back everything a tried move changed."""
+        board = self.board
+        for s, old in reversed(self._log):
+            board[s] = old
+        self._log.clear()
+        state = self.state
+        if state is not None:
+            state.scores = self._scores
+            if self._zhash is not None:
+                state.zhash = self._zhash
+
+
 class Game:
     """A compiled game: the static description (roles, board, options) and its rules."""
 
@@ -204,7 +296,7 @@ class Game:
         self.hand_word = players.hand
         self.phases = play.phases
         # Per phase, its turn's steps as (is_decision, closure).
-        self.turns: list[list[tuple[bool, Callable[[Ctx], Any]]]] = [
+        self.turns: list[list[tuple[bool, Any]]] = [
             list(zip(kinds, phase.steps, strict=True))  # type: ignore[arg-type]
             for kinds, phase in zip(decisions, play.phases, strict=True)]
         self.end_rules = end.rules
@@ -214,35 +306,64 @@ class Game:
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
         self._zobrist: list[list[int]] | None = env.shared.get("zobrist")
-        # Decisions followed by (forbid ...) steps: their moves are tried with those steps.
+        # Per phase and step: the condition of a (continue ...) decision (None: none needed),
+        # or False for every other step.
+        self._continuation: list[list[Any]] = [
+            [fn.condition if is_decision and isinstance(fn, Continuation) else False
+             for is_decision, fn in steps] for steps in self.turns]
+        # Automatic steps as Steps; decisions followed by steps that may refuse them are
+        # tried with the steps after them (see _forbidding).
         for phase_steps in self.turns:
             for i, (is_decision, fn) in enumerate(phase_steps):
+                if not is_decision:
+                    phase_steps[i] = (False, as_step(fn))
+            for i, (is_decision, fn) in enumerate(phase_steps):
                 if is_decision:
-                    after = []
+                    after: list[Step] = []
                     for later_is_decision, later in phase_steps[i + 1:]:
                         if later_is_decision:
                             break
                         after.append(later)
-                    if any(hasattr(step, "forbids") for step in after):
+                    if any(step.may_refuse for step in after):
                         phase_steps[i] = (True, self._forbidding(fn, after))
         # Per phase, where the turn resumes after a (continue ...) decision (the step after
         # the turn's first decision), or None where the turn has no such step.
         self._resume: list[int | None] = [
             next(i for i, (is_decision, _) in enumerate(steps) if is_decision) + 1
-            if any(hasattr(fn, "continues") for _, fn in steps) else None
-            for steps in self.turns]
+            if any(c is not False for c in conts) else None
+            for steps, conts in zip(self.turns, self._continuation, strict=True)]
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
 
-    def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Callable[[Ctx], Any]]
+    def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Step]
                     ) -> Callable[[Ctx], list[Move]]:
-        """The decision's moves, less those after which (with the automatic steps `after`,
-        in order, on a copy of the board) a (forbid ...) condition holds."""
+        """The decision's moves, less those that a step of `after` refuses: each move is
+        made on the board with the steps after it, in order, then undone."""
+        screened = all(step.may_refuse for step in after)  # nothing changes before them
+
         def generate(ctx: Ctx) -> list[Move]:
+            safe = None
+            if screened:
+                tests = [step.screen(ctx) for step in after]
+                if all(test is not None for test in tests):
+                    safe = tests[0] if len(tests) == 1 else \
+                        lambda move: all(test(move) for test in tests)  # type: ignore[misc]
+
+            def check(move: Move) -> str | None:
+                if safe is not None and safe(move):
+                    return None
+                return self._forbidden(ctx, move, after)
+
+            saved = ctx.admit
+            ctx.admit = check
+            try:
+                moves = every_move(decision, ctx)
+            finally:
+                ctx.admit = saved
             out = []
-            for move in every_move(decision, ctx):
-                reason = None if move.kind == "pass" else self._forbidden(ctx, move, after)
+            for move in moves:
+                reason = check(move)
                 if reason is None:
                     out.append(move)
                     if ctx.probe:
@@ -251,33 +372,40 @@ class Game:
                     ctx.explain.setdefault(move.key, reason)
             return out
 
-        generate.kinds = getattr(decision, "kinds", None)  # type: ignore[attr-defined]
+        kinds = getattr(decision, "kinds", None)
+        if kinds is not None:
+            generate.kinds = kinds  # type: ignore[attr-defined]
         return generate
 
-    def _forbidden(self, ctx: Ctx, move: Move, after: list[Callable[[Ctx], Any]]
-                   ) -> str | None:
-        """Why a forbid step refuses `move` (tried on a copy of ctx's board), or None."""
-        from stdlib.moves import refusal
-
-        board = list(ctx.board)
-        for s, v in move.changes:
-            board[s] = v
-        trial = Ctx(board, ctx.mover, ctx.state, self.env, self.owner)
+    def _forbidden(self, ctx: Ctx, move: Move, after: list[Step]) -> str | None:
+        """Why a step of `after` refuses `move` (tried on ctx's board, then undone), or
+        None. Declining (pass) is never refused."""
+        if move.kind == "pass":
+            return None
+        state = ctx.state
+        turn = TurnInProgress(self, state, ctx.board, ctx.mover, trying=True)
+        trial = Ctx(ctx.board, ctx.mover, state, self.env, self.owner)
         trial.to = move.sites[-1] if move.sites else -1
         trial.frm = move.sites[0] if moves_a_piece(move.kind) else -1
-        changed = move.changed
-        for step in after:
-            trial.last = changed
-            condition = getattr(step, "forbids", None)
-            if condition is not None:
-                if condition(trial):
-                    return refusal(condition, held=True)
-                continue
-            effect = step(trial)
-            for s, v in effect:
-                board[s] = v
-            changed += tuple(s for s, _ in effect)
-        return None
+        if state is not None:
+            state.trial += 1  # the board is not the position's for now (see Env.track)
+            state.tried += 1
+        try:
+            turn.change(move.changes)
+            for step in after:
+                trial.last = tuple(turn.changed)
+                trial.taken = turn.taken
+                trial.marks = turn.marks
+                trial.hands = turn.hands
+                step.run(trial, turn)
+                if turn.refused is not None:
+                    return turn.refused
+            return None
+        finally:
+            turn.undo()
+            if state is not None:
+                state.trial -= 1
+                state.tried -= 1
 
     @functools.cached_property
     def graph(self) -> nx.Graph:
@@ -384,6 +512,8 @@ class Game:
             ctx.mover = just_moved
             ctx.to = ctx.frm = -1
         ctx.last = state.last
+        ctx.taken = state.captures
+        ctx.marks = frozenset()
         # Whether each role can move is asked once however many end conditions ask it (chess
         # asks for checkmate, then for stalemate).
         self._movers_known = (state.board, {})
@@ -395,6 +525,8 @@ class Game:
                     break
         finally:
             self._movers_known = None
+        if state.result is not None:
+            state._moves = []  # what the end conditions listed is no longer legal
         return state
 
     # Moves ---------------------------------------------------------------------------------
@@ -422,7 +554,10 @@ class Game:
             ctx.mover = state.to_move
             ctx.to = ctx.frm = -1
         ctx.last = state.last
-        moves = self.turns[state.phase][state.step][1](ctx)
+        return self._with_swap(state, self.turns[state.phase][state.step][1](ctx))
+
+    def _with_swap(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
+        """A decision's moves, with the pie rule's swap when it is open."""
         if state.pie_open and state.step == 0:
             return [*moves, Move("swap", (), (), self.sites)]
         return moves
@@ -430,15 +565,26 @@ class Game:
     def _can_move(self, ctx: Ctx, role: int) -> bool:
         """Has `role` a move other than pass at the start of its turn, on ctx's board?"""
         known = self._movers_known
+        state = ctx.state
         settled = known is not None and ctx.board is known[0] and ctx.changed is None and (
-            ctx.state is None or not ctx.state.trial)
+            state is None or not state.trial)
         if settled and role in known[1]:  # type: ignore[index]
             return known[1][role]  # type: ignore[index,no-any-return]
-        probe = Ctx(ctx.board, role, ctx.state, self.env, self.owner)
-        probe.last = ctx.last
-        probe.probe = True
-        phase = ctx.state.phase if ctx.state is not None else 0
-        can = any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
+        phase = state.phase if state is not None else 0
+        if settled and state is not None and role == state.to_move and state.step == 0 \
+                and state._moves is None:
+            # The player about to move, on the position being judged: its moves are the
+            # ones legal_moves will list, so they are listed whole and kept.
+            full = Ctx(ctx.board, role, state, self.env, self.owner)
+            full.last = ctx.last
+            moves = self._with_swap(state, self._decision(phase, 0)(full))
+            state._moves = moves if isinstance(moves, list) else list(moves)
+            can = any(m.kind != "pass" and m.kind != "swap" for m in state._moves)
+        else:
+            probe = Ctx(ctx.board, role, state, self.env, self.owner)
+            probe.last = ctx.last
+            probe.probe = True
+            can = any(m.kind != "pass" for m in self._decision(phase, 0)(probe))
         if settled:
             known[1][role] = can  # type: ignore[index]
         return can
@@ -569,6 +715,7 @@ class Game:
                     scores=state.scores)
         new.result, new.reason = state.result, state.reason
         new.quiet = state.quiet
+        new.captures = state.captures
         _copy_history(state, new)
         if state._empty is not None:
             new._empty = list(state._empty)
@@ -586,53 +733,40 @@ class Game:
         board = state.board
         before = list(board) if state.memory else board
         state._moves = None
-        if state.history is not None and state.step == 0:
-            state.undo = {}
+        if state.step == 0:
+            state.captures = 0
+            if state.history is not None:
+                state.undo = {}
         steps = self.turns[state.phase]
         last_step = len(steps) - 1
-        taken = 0
         env = self.env
-        if env.uses_taken or env.uses_quiet:  # pieces of other roles the decision takes
-            owner = self.owner
-            for s, v in move.changes:
-                was = owner[board[s]]
-                if was >= 0 and was != mover and owner[v] != was:
-                    taken += 1
         resets = env.uses_quiet and moves_a_piece(move.kind) and \
             board[move.sites[0]] in env.quiet_resets
-        self._make(state, move.changes)
-        changed = move.changed
-        if env.uses_quiet:
-            state.quiet = 0 if taken or resets else state.quiet + 1
+        turn = TurnInProgress(self, state, board, mover, trying=False)
+        turn.change(move.changes)
         if self.env.uses_last and move.kind != "pass":
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
         step = state.step + 1
-        resume = self._resume[state.phase]
-        if resume is not None and hasattr(steps[state.step][1], "continues"):
-            step = resume  # after a (continue ...) decision: the turn's steps again
-        again = False
+        continuing = self._continuation[state.phase][state.step] is not False
+        if continuing:  # the turn's steps again; declining ends the turn
+            step = last_step + 1 if move.kind == "pass" else self._resume[state.phase]  # type: ignore[assignment]
         effects = None
         if step <= last_step and not steps[step][0]:
-            effects = self._effects_ctx(state, move, mover, taken)
+            effects = self._effects_ctx(state, move, mover)
             while step <= last_step and not steps[step][0]:
-                effects.hands = state.hands
-                effects.last = changed
-                run = steps[step][1]
-                if hasattr(run, "score"):
-                    role, amount = run.score
-                    scores = list(state.scores)
-                    scores[role(effects)] += amount(effects)
-                    state.scores = tuple(scores)
-                elif hasattr(run, "again"):
-                    again = again or bool(run.again(effects))
-                else:
-                    effect = run(effects)
-                    if effect and hasattr(run, "promotes"):
-                        effects.promoted = True
-                    self._make(state, effect)
-                    changed += tuple(s for s, _ in effect)
+                automatic: Step = steps[step][1]
+                if not automatic.may_refuse:  # a check, passed when the move was found legal
+                    effects.hands = state.hands
+                    effects.last = tuple(turn.changed)
+                    effects.taken = turn.taken
+                    effects.marks = turn.marks
+                    automatic.run(effects, turn)
                 step += 1
+        changed = tuple(turn.changed)
+        state.captures += turn.taken
+        if env.uses_quiet:
+            state.quiet = 0 if turn.taken or resets else state.quiet + 1
         if state.memory:
             state.memory = tuple([mem.update(before, board, changed, value) for mem, value
                                   in zip(self.env.memories, state.memory, strict=True)])
@@ -640,14 +774,14 @@ class Game:
         state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
         state.pie_open = False
         if step <= last_step:
-            condition = getattr(steps[step][1], "continues", False)
+            condition = self._continuation[state.phase][step]
             if condition is False or self._continues(
                     state, steps[step][1], condition,
-                    effects or self._effects_ctx(state, move, mover, taken)):
+                    effects or self._effects_ctx(state, move, mover), turn):
                 state.step = step
                 return state
         roles = self.roles
-        state.to_move = mover if again else (mover + 1) % roles
+        state.to_move = mover if turn.again_ else (mover + 1) % roles
         state.step = 0
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
@@ -682,24 +816,25 @@ class Game:
         self.settle(state, (state.to_move - 1) % roles, ctx)
         return state
 
-    def _effects_ctx(self, state: State, move: Move, mover: int, taken: int) -> Ctx:
+    def _effects_ctx(self, state: State, move: Move, mover: int) -> Ctx:
         """The context a turn's automatic steps are judged in, after the decision `move`."""
         effects = Ctx(state.board, mover, state, self.env, self.owner)
         effects.to = move.sites[-1] if move.sites else -1
         effects.frm = move.sites[0] if moves_a_piece(move.kind) else -1
-        effects.taken = taken
         return effects
 
     def _continues(self, state: State, moves: Callable[[Ctx], Any], condition: Any,
-                   effects: Ctx) -> bool:
+                   effects: Ctx, turn: TurnInProgress) -> bool:
         """Does the turn go on with a (continue ...) decision: its condition holds (judged
-        after the turn's steps) and its moves offer something?"""
+        after the turn's steps) and its moves offer something besides declining?"""
         effects.last = state.last
+        effects.taken = turn.taken
+        effects.marks = turn.marks
         if condition is not None and not condition(effects):
             return False
         probe = Ctx(state.board, state.to_move, state, self.env, self.owner)
         probe.probe = True
-        return bool(moves(probe))
+        return any(m.kind != "pass" for m in moves(probe))  # declining alone is nothing
 
     def _make(self, state: State, changes: tuple[tuple[int, int], ...]) -> None:
         """Make `changes` on the state's board, keeping its hands, empty sites and trackers'
@@ -764,7 +899,7 @@ class Game:
         while state.result is None and plies < bound:
             # The same choices as random.choice(state.legal_moves()), without making a Move
             # for every legal move.
-            moves = self._moves(state, None, ctx)
+            moves = state._moves if state._moves is not None else self._moves(state, None, ctx)
             if not moves:
                 break
             if observe is not None:

@@ -1,11 +1,15 @@
-"""Automatic effects: steps of a turn that happen without a decision. Each returns the
-(site, new board value) changes it makes; the interpreter applies them and keeps the hands."""
+"""Automatic effects: steps of a turn that happen without a decision (see stdlib/steps.py).
+Most change sites, as (site, new board value) pairs that the engine applies, keeping the
+hands; `forbid` refuses the decision before it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dsl import types as t
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env
+from stdlib.runtime import Ctx, Env, Move
+from stdlib.steps import Changing, Step, Turn
 from stdlib.types import Annotated, Cond, Region, SiteExpr
 
 Changes = tuple[tuple[int, int], ...]
@@ -31,7 +35,7 @@ def enter(env: Env, site: SiteExpr) -> Effect:
         if s < 0 or ctx.board[s] != env.terrain_of(value):
             return ()
         return ((s, value),)
-    return effect
+    return Changing(effect)
 
 
 def state_hand(ctx: Ctx, role: int) -> int:
@@ -71,8 +75,7 @@ def promote(env: Env, site: SiteExpr, kind: str, *, if_: Cond | None = None) -> 
             finally:
                 ctx.site = saved
         return ((s, target[o]),)
-    effect.promotes = True  # type: ignore[attr-defined]
-    return effect
+    return Changing(effect, marks="promoted")
 
 
 @ludeme("forbid")
@@ -85,10 +88,27 @@ def forbid(condition: Cond) -> Effect:
 
     (play (place (sites Empty)) (remove (sites Surrounded Next))
           (forbid (named "suicide" (> (count (sites Surrounded Mover)) 0))))"""
-    def effect(ctx: Ctx) -> Changes:
-        return ()
-    effect.forbids = condition  # type: ignore[attr-defined]
-    return effect
+    return Forbid(condition)
+
+
+class Forbid(Step):
+    """The step of (forbid ...): refuses the decision before it when the condition holds,
+    with the condition's description as the reason."""
+
+    may_refuse = True
+
+    def __init__(self, condition: Cond) -> None:
+        self.condition = condition
+
+    def run(self, ctx: Ctx, turn: Turn) -> None:
+        from stdlib.moves import refusal
+
+        if self.condition(ctx):
+            turn.refuse(refusal(self.condition, held=True))
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        screen = getattr(self.condition, "screen", None)
+        return screen(ctx) if screen is not None else None
 
 
 @ludeme("remove")
@@ -110,4 +130,4 @@ def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
                 out.append((s, env.left_behind(board[s])))
         ctx.site = saved
         return tuple(out)
-    return effect
+    return Changing(effect)

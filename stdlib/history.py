@@ -178,12 +178,14 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
         if ctx.changed is None and ctx.last is not None and not ctx.last:
             return False  # a pass
         board = ctx.board
-        # A move being tried out (on a copy of the board, or on the board while a filter
-        # judges it) makes a position that is not in the history yet: any earlier one that is
-        # the same repeats it. The position itself is in its history: it repeats one that
-        # stood before it.
-        trying = board is not state.board or ctx.changed is not None
-        h = state.zhash if not trying and not state.trial else board_hash(table, board)
+        # The position's hash is up to date on its own board, also while the engine tries a
+        # move there (it keeps the hash as it goes); not while a filter judges a move.
+        current = board is state.board and ctx.changed is None
+        # A move being tried out makes a position that is not in the history yet: any earlier
+        # one that is the same repeats it. The position itself is in its history: it repeats
+        # one that stood before it.
+        trying = not current or state.tried > 0
+        h = state.zhash if current else board_hash(table, board)
         earlier = times - 1  # times it must have stood before
         if keys is not None:
             to_move = (ctx.mover + 1) % roles if trying else state.to_move

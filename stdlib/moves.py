@@ -22,6 +22,7 @@ from stdlib.runtime import (
     Move,
     Placements,
     Tracker,
+    every_move,
     moves_a_piece,
     pass_move,
 )
@@ -140,7 +141,7 @@ def allowed_placements(ctx: Ctx, candidates: Sequence[Move], if_: Filter, unless
     state = ctx.state
     known: dict[int, str] | None = None
     if state is not None and ctx.board is state.board and ctx.changed is None \
-            and ctx.env.touched((if_, unless)) is not None:
+            and not state.trial and ctx.env.touched((if_, unless)) is not None:
         known = state.verdicts.setdefault((if_, unless, ctx.mover, value), {})
     kept: list[int] = []
     if state is not None:
@@ -670,14 +671,16 @@ def pass_(env: Env) -> Moves:
 @ludeme("first-of")
 def first_of(*alternatives: Moves, why: str = "") -> Moves:
     """Ordered alternatives: the moves of the first alternative that has any; if it has none,
-    those of the next; and so on. why: says why a move of a later alternative is refused
+    those of the next; and so on. An alternative whose every move a later (forbid ...) step
+    refuses has none. why: says why a move of a later alternative is refused
     while an earlier one has moves (without it, the refusal names a move that comes first).
 
     (first-of ("Jumps") (step ForwardDiagonal) why:"capturing is compulsory")"""
     def generate(ctx: Ctx) -> Sequence[Move]:
+        admit = ctx.admit  # later (forbid ...) steps may refuse every move of an alternative
         for i, alt in enumerate(alternatives):
-            moves = alt(ctx)
-            if moves:
+            moves = alt(ctx) if admit is None else every_move(alt, ctx)
+            if moves and (admit is None or any(admit(m) is None for m in moves)):
                 if ctx.explain is not None:
                     _explain_later(ctx, alternatives[i + 1:], moves, why)
                 return moves

@@ -289,7 +289,7 @@ class Env:
     uses_scores: bool = False
     # Does the game read the number of turns played ((turns))? Position text then says it.
     uses_turns: bool = False
-    # Does a turn step ask whether the last decision captured ((captured))?
+    # Does a condition ask whether pieces were captured ((captured))? Turns then count them.
     uses_taken: bool = False
     # Does the game count decisions without a capture ((moves-without-capture))? A move of a
     # piece of one of `quiet_resets` starts the count again too; with `fen_counters` (chess's
@@ -613,7 +613,7 @@ class Ctx:
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
     __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
-                 "last", "changed", "hands", "probe", "taken", "promoted")
+                 "last", "changed", "hands", "probe", "taken", "marks", "admit")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -631,7 +631,12 @@ class Ctx:
         self.hands: tuple[int, ...] | None = None  # hands, when they differ from state.hands
         # Only asking whether some move exists: generators may stop at the first they find.
         self.probe = False
-        # In a turn's automatic steps: the pieces the last decision took from other roles,
-        # and whether a (promote ...) step has changed a piece since it.
+        # Pieces of other roles taken off the board: in a turn's automatic steps, by the
+        # last decision and the steps since; in end conditions, by the turn just played.
         self.taken = 0
-        self.promoted = False
+        # What the turn's steps have marked since its last decision (see steps.Turn.mark).
+        self.marks: frozenset[str] | set[str] = frozenset()
+        # While a decision's moves are subject to later (forbid ...) steps: why the engine
+        # refuses a move (None: it does not), for generators that choose among alternatives
+        # by whether they offer a legal move (first-of).
+        self.admit: Callable[[Move], str | None] | None = None

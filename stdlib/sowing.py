@@ -16,6 +16,7 @@ from stdlib.moves import accept, kinded
 from stdlib.regions import static
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, MAX_PILE, Ctx, Env, Move
+from stdlib.steps import Changing
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr, SiteExpr
 
 
@@ -285,4 +286,4 @@ def transfer(env: Env, region: Region, *, into: Region, if_: Cond | None = None)
             return ()
         out.append((target, pile(table, total, names[target])))
         return tuple(out)
-    return effect
+    return Changing(effect)

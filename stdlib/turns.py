@@ -1,13 +1,14 @@
-"""Turn-level conditions: passes in succession."""
+"""The turn's own ludemes: another turn, continuing a turn, scores, and what the turn did
+(passes in succession, captures, promotions)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from stdlib.effects import Effect
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env
+from stdlib.runtime import Ctx, Env, Move
+from stdlib.steps import Step, Turn
 from stdlib.types import Cond, IntExpr, Moves, ResultExpr, RoleExpr
 
 
@@ -30,10 +31,18 @@ def move_again(condition: Cond) -> Effect:
     mover takes another turn instead of passing play on (Dots and Boxes: completing a box).
 
     (play (place (sites Empty) piece:"Line") (move-again (> (closed-cells To) 0)))"""
-    def effect(ctx: Ctx) -> tuple[tuple[int, int], ...]:
-        return ()
-    effect.again = condition  # type: ignore[attr-defined]
-    return effect
+    return MoveAgain(condition)
+
+
+class MoveAgain(Step):
+    """The step of (move-again ...)."""
+
+    def __init__(self, condition: Cond) -> None:
+        self.condition = condition
+
+    def run(self, ctx: Ctx, turn: Turn) -> None:
+        if self.condition(ctx):
+            turn.again()
 
 
 @ludeme("continue")
@@ -43,18 +52,33 @@ def continue_(moves: Moves, *, if_: Cond | None = None) -> Moves:
     automatic steps after the turn's first decision run again (a multi-jump: one decision per
     jump, LastTo the piece's site). Position text marks such a position with `decision:`.
 
+    Declining (a pass, as from (optional ...)) ends the turn.
+
     (continue (hop Diagonal from:LastTo) if:(and (captured) (not (promoted))))"""
-    def generate(ctx: Ctx) -> Sequence[Any]:
-        return moves(ctx)
-    generate.continues = if_  # type: ignore[attr-defined]
-    generate.kinds = getattr(moves, "kinds", None)  # type: ignore[attr-defined]
-    return generate
+    return Continuation(moves, if_)
+
+
+class Continuation:
+    """The decision of (continue ...): its moves, and the condition under which the turn goes
+    on with it (None: whenever the moves offer something). The engine resumes the turn's
+    steps after such a decision."""
+
+    def __init__(self, moves: Moves, condition: Cond | None) -> None:
+        self.moves = moves
+        self.condition = condition
+        kinds = getattr(moves, "kinds", None)
+        if kinds is not None:
+            self.kinds = kinds
+
+    def __call__(self, ctx: Ctx) -> Sequence[Move]:
+        return self.moves(ctx)
 
 
 @ludeme("captured")
 def captured(env: Env) -> Cond:
-    """In a turn's steps: true when the turn's last decision took a piece of another role off
-    the board (a jump, or a capture by replacement).
+    """True when a piece of another role was taken off the board: in a turn's steps and in
+    (forbid ...), by the turn's last decision or the steps since (a jump, a capture by
+    replacement, a (remove ...) step); in end conditions, by the turn just played.
 
     (continue (hop Diagonal from:LastTo) if:(captured))"""
     env.uses_taken = True
@@ -69,7 +93,7 @@ def promoted() -> Cond:
     decision (a man just crowned, which ends a draughts move).
 
     (continue (hop Diagonal from:LastTo) if:(and (captured) (not (promoted))))"""
-    test = lambda ctx: bool(ctx.promoted)  # noqa: E731
+    test = lambda ctx: "promoted" in ctx.marks  # noqa: E731
     test.why = "a piece was just promoted"  # type: ignore[attr-defined]
     return test
 
@@ -93,14 +117,20 @@ def add_score(env: Env, role: RoleExpr, amount: IntExpr, *, if_: Cond | None = N
 
     (add-score Mover (pieces-in ("Captures")) if:(not ("GrandSlam")))"""
     env.uses_scores = True
-    if if_ is not None:
-        condition, unconditional = if_, amount
-        amount = lambda ctx: unconditional(ctx) if condition(ctx) else 0  # noqa: E731
+    return AddScore(role, amount, if_)
 
-    def effect(ctx: Ctx) -> tuple[tuple[int, int], ...]:
-        return ()
-    effect.score = (role, amount)  # type: ignore[attr-defined]
-    return effect
+
+class AddScore(Step):
+    """The step of (add-score ...)."""
+
+    def __init__(self, role: RoleExpr, amount: IntExpr, condition: Cond | None) -> None:
+        self.role = role
+        self.amount = amount
+        self.condition = condition
+
+    def run(self, ctx: Ctx, turn: Turn) -> None:
+        if self.condition is None or self.condition(ctx):
+            turn.add_score(self.role(ctx), self.amount(ctx))
 
 
 @ludeme("score")
