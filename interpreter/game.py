@@ -300,6 +300,12 @@ class Game:
             list(zip(kinds, phase.steps, strict=True))  # type: ignore[arg-type]
             for kinds, phase in zip(decisions, play.phases, strict=True)]
         self.end_rules = end.rules
+        # Each end rule's name, as the game file gives it (a condition's wording may change
+        # as it is judged, naming the part that decided; a rule keeps one name).
+        self._reasons = tuple(
+            str(getattr(rule.condition, "why", None)
+                or getattr(rule.condition, "source", f"end rule {i + 1}"))
+            for i, rule in enumerate(end.rules))
         self.start = self._start_board(start)
         env.shared["start board"] = self.start  # for ludemes that look back at it (castling)
         env.can_move = self._can_move  # type: ignore[attr-defined]
@@ -493,12 +499,10 @@ class Game:
 
     def end_reasons(self) -> list[str]:
         """How each end condition is named when it ends a game, in order."""
-        return [self._reason(i) for i in range(len(self.end_rules))]
+        return list(self._reasons)
 
     def _reason(self, i: int) -> str:
-        condition = self.end_rules[i].condition
-        return str(getattr(condition, "why", None)
-                   or getattr(condition, "source", f"end rule {i + 1}"))
+        return self._reasons[i]
 
     def settle(self, state: State, just_moved: int, ctx: Ctx | None = None) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;

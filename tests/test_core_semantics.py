@@ -99,3 +99,19 @@ def test_first_of_offers_the_next_alternative_when_every_move_is_forbidden() -> 
     state = g.from_text(". . . .\n. . . .\n. . . .\nW B . .\nmover: White")
     moves = {str(m) for m in state.legal_moves()}
     assert moves == {"a1-a2"}  # before: no legal move at all
+
+
+def test_an_end_rule_keeps_its_name_whichever_part_decided() -> None:
+    g = game("""
+        (game "Either"
+          (players {(player "X" symbol:"X") (player "O" symbol:"O")})
+          (board (square 3))
+          (play (place (sites Empty)))
+          (end (if (or (line 3) (full)) (win Mover))))
+    """, "either")
+    names = g.end_reasons()
+    won = g.from_text("X X .\nO O .\n. . .\nmover: X").play("c3")
+    assert won.is_over and won.outcome.reason == names[0]  # type: ignore[union-attr]
+    full = g.from_text("X O X\nX O O\nO X .\nmover: X").play("c1")
+    assert full.is_over and full.outcome.reason == names[0]  # type: ignore[union-attr]
+    assert g.end_reasons() == names
