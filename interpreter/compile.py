@@ -16,6 +16,7 @@ from stdlib.boards import Topology
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
 from stdlib.runtime import EMPTY, MAX_PILE, NEUTRAL, Ctx, Env, PieceType, literal
+from stdlib.statefields import LastSites, declare
 from stdlib.structure import (
     BoardSection,
     EndSection,
@@ -139,6 +140,7 @@ class Compiler:
         if expected.name in ("Site", "Region"):
             if name in ("LastTo", "LastFrom") and env is not None:
                 env.uses_last = True
+                declare(env, LastSites(env.names, env.topology.index))
             fn = {"To": _to, "From": _from, "Site": _site, "LastTo": _last_to,
                   "LastFrom": _last_from}[name]
             return _coerce(fn, SITE, expected)

@@ -300,14 +300,8 @@ class Game:
             list(zip(kinds, phase.steps, strict=True))  # type: ignore[arg-type]
             for kinds, phase in zip(decisions, play.phases, strict=True)]
         self.end_rules = end.rules
-        # Each end rule's name, as the game file gives it (a condition's wording may change
-        # as it is judged, naming the part that decided; a rule keeps one name).
-        self._reasons = tuple(
-            str(getattr(rule.condition, "why", None)
-                or getattr(rule.condition, "source", f"end rule {i + 1}"))
-            for i, rule in enumerate(end.rules))
         self.start = self._start_board(start)
-        env.shared["start board"] = self.start  # for ludemes that look back at it (castling)
+        env.shared["start board"] = self.start  # for ludemes that look back at the start
         env.can_move = self._can_move  # type: ignore[attr-defined]
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
@@ -504,6 +498,15 @@ class Game:
     def _reason(self, i: int) -> str:
         return self._reasons[i]
 
+    @functools.cached_property
+    def _reasons(self) -> tuple[str, ...]:
+        """Each end rule's name, as the game file gives it, taken before any is judged (a
+        condition's wording may change as it is judged, naming the part that decided; a rule
+        keeps one name)."""
+        return tuple(str(getattr(rule.condition, "why", None)
+                         or getattr(rule.condition, "source", f"end rule {i + 1}"))
+                     for i, rule in enumerate(self.end_rules))
+
     def settle(self, state: State, just_moved: int, ctx: Ctx | None = None) -> State:
         """Evaluate the end conditions on `state`, `just_moved` being the role that just moved;
         record the result on the state (used once, while the state is being built). `ctx`, if
@@ -518,14 +521,15 @@ class Game:
         ctx.last = state.last
         ctx.taken = state.captures
         ctx.marks = frozenset()
-        # Whether each role can move is asked once however many end conditions ask it (chess
-        # asks for checkmate, then for stalemate).
+        # Whether each role can move is asked once however many end conditions ask it (one
+        # may ask for a win by no moves left in check, the next for a draw by no moves).
         self._movers_known = (state.board, {})
+        reasons = self._reasons  # named before the first judgement
         try:
             for i, rule in enumerate(self.end_rules):
                 if rule.condition(ctx):  # type: ignore[operator]
                     state.result = rule.result(ctx)  # type: ignore[operator]
-                    state.reason = self._reason(i)
+                    state.reason = reasons[i]
                     break
         finally:
             self._movers_known = None

@@ -60,20 +60,10 @@ def render_position(game: Game, state: State) -> str:
         lines.append(f"passes: {state.passes}")
     if state.before and game.env.shared.get("recent history"):
         lines.append("before: " + write_cells(state.before, game.sites, symbol_table(game)))
-    fen_counts = game.env.fen_counters  # chess writes its counters last, as FEN does
-    if game.env.uses_quiet and state.quiet and not fen_counts:
-        lines.append(f"without capture: {state.quiet}")
-    if game.env.uses_turns and state.turn:
-        lines.append(f"turns: {state.turn}")
-    for role, points in zip(game.players, state.scores, strict=False):
-        if points:
-            lines.append(f"score {role}: {points}")
-    if game.env.uses_last:
-        names = game.sites
-        if state.last_to >= 0:
-            lines.append(f"last to: {names[state.last_to]}")
-        if state.last_from >= 0:
-            lines.append(f"last from: {names[state.last_from]}")
+    fields = game.env.fields  # what the ludemes declared, each writing itself
+    for field in fields:
+        if not field.late:
+            lines.extend(field.render(state))
     if game.pie and state.pie_open != default_pie(game, state.board, state.to_move,
                                                   state.swapped):
         lines.append(f"pie: {'yes' if state.pie_open else 'no'}")
@@ -87,10 +77,9 @@ def render_position(game: Game, state: State) -> str:
         text = mem.render(value) if value is not None else None
         if text is not None:
             lines.append(f"{mem.key}: {text}")
-    if fen_counts and state.quiet:
-        lines.append(f"halfmove: {state.quiet}")
-    if fen_counts and state.turn // len(game.players):
-        lines.append(f"fullmove: {state.turn // len(game.players) + 1}")
+    for field in fields:
+        if field.late:
+            lines.extend(field.render(state))
     return "\n".join(lines) + "\n"
 
 
@@ -202,26 +191,6 @@ def parse_position(game: Game, text: str) -> State:
             before = read_cells(value, game.env.topology.index, symbol_table(game))
         except ValueError as exc:
             raise PositionError(f"line {number}: before: {exc}") from None
-    turn = _int_key(keys, "turns", 0, 0, 10**9) if game.env.uses_turns else 0
-    quiet_key = "halfmove" if game.env.fen_counters else "without capture"
-    quiet = _int_key(keys, quiet_key, 0, 0, 10**9) if game.env.uses_quiet else 0
-    if game.env.fen_counters:  # FEN's full move number: turns played, as far as it says
-        full = _int_key(keys, "fullmove", 1, 1, 10**9)
-        turn = (full - 1) * len(game.players) + (to_move - game.first) % len(game.players)
-    scores = [0] * len(game.players) if game.env.uses_scores else []
-    for r, role in enumerate(game.players):
-        key = f"score {role}".lower()
-        if key in keys:
-            if not scores:
-                raise PositionError(f"line {keys[key][0]}: this game keeps no scores")
-            scores[r] = _int_key(keys, key, 0, -10**9, 10**9)
-    last = {}
-    for key in ("last to", "last from"):
-        if key in keys and game.env.uses_last:
-            number, value = keys.pop(key)
-            if value not in game.env.topology.index:
-                raise PositionError(f"line {number}: {key}: no site {value!r} on this board")
-            last[key] = game.env.topology.index[value]
     memory = []
     for mem in game.env.memories:
         if mem.key in keys:
@@ -232,30 +201,46 @@ def parse_position(game: Game, text: str) -> State:
                 raise PositionError(f"line {number}: {mem.key}: {exc}") from None
         else:
             memory.append(None)
-    if keys:
-        key, (number, _) = next(iter(keys.items()))
-        keywords = ["mover", "phase", "decision", "passes", "pie", "swapped"]
-        keywords += ["last to", "last from"] if game.env.uses_last else []
-        keywords += [f"score {role}" for role in game.players] if scores else []
-        keywords += ["before"] if game.env.uses_history else []
-        keywords += ["turns"] if game.env.uses_turns else []
-        keywords += [quiet_key] if game.env.uses_quiet else []
-        keywords += ["fullmove"] if game.env.fen_counters else []
-        keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
-        keywords += [mem.key for mem in game.env.memories]
-        raise PositionError(f"line {number}: unknown key '{spelled[key]}' "
-                            f"(keys: {', '.join(keywords)})")
     memory = [value if value is None or mem.settle is None else mem.settle(board, to_move, value)
               for mem, value in zip(game.env.memories, memory, strict=True)]
     state = State(game, board, to_move, step=step, passes=passes, pie_open=pie_open,
                   swapped=swapped, last=None, turn_all_pass=True, hands=tuple(hands),
-                  memory=tuple(memory), phase=phase, last_to=last.get("last to", -1),
-                  last_from=last.get("last from", -1), scores=tuple(scores), turn=turn)
-    state.quiet = quiet
+                  memory=tuple(memory), phase=phase,
+                  scores=(0,) * len(game.players) if game.env.uses_scores else ())
+    reader = _Keys(keys)
+    for field in game.env.fields:  # what the ludemes declared reads itself
+        field.parse(state, reader)
+    if keys:
+        key, (number, _) = next(iter(keys.items()))
+        if key.startswith("score ") and not game.env.uses_scores:
+            raise PositionError(f"line {number}: this game keeps no scores")
+        keywords = ["mover", "phase", "decision", "passes", "pie", "swapped"]
+        keywords += ["before"] if game.env.uses_history else []
+        keywords += [k for field in game.env.fields for k in field.keys(game.players)]
+        keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
+        keywords += [mem.key for mem in game.env.memories]
+        raise PositionError(f"line {number}: unknown key '{spelled[key]}' "
+                            f"(keys: {', '.join(keywords)})")
     if not step:  # in the middle of a turn, the end conditions are judged when it ends
         game.settle(state, game.previous(to_move))
     game.begin_history(state, before)
     return state
+
+
+class _Keys:
+    """The key lines left to read, as declared fields read them (statefields.Keys)."""
+
+    def __init__(self, keys: dict[str, tuple[int, str]]) -> None:
+        self.keys = keys
+
+    def take(self, key: str) -> tuple[int, str] | None:
+        return self.keys.pop(key.lower(), None)
+
+    def number(self, key: str, default: int, low: int, high: int) -> int:
+        return _int_key(self.keys, key.lower(), default, low, high)
+
+    def error(self, line: int, message: str) -> Exception:
+        return PositionError(f"line {line}: {message}")
 
 
 def _int_key(keys: dict[str, tuple[int, str]], name: str, default: int, low: int,

@@ -14,6 +14,7 @@ from typing import Any
 
 from stdlib.moves import accept, kind_value, kinded, kinds_named
 from stdlib.registry import ludeme
+from stdlib.statefields import MoveCounters, declare
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
 
@@ -316,6 +317,6 @@ def halfmove_clock(env: Env, piece: str) -> IntExpr:
     (if (>= (halfmove-clock "Pawn") 100) (draw))"""
     env.uses_quiet = True
     env.quiet_resets = kinds_named(env, piece) or frozenset()
-    env.fen_counters = True
+    declare(env, MoveCounters(len(env.roles)))
     return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from stdlib.registry import ludeme
+from stdlib.statefields import Turns, declare
 from stdlib.runtime import EMPTY, Ctx, Env, constant, like, literal, with_ends
 from stdlib.types import (
     CellKind,
@@ -903,4 +904,5 @@ def turns(env: Env) -> IntExpr:
 
     (if (>= (turns) 200) (draw))"""
     env.uses_turns = True
+    declare(env, Turns())
     return lambda ctx: int(ctx.state.turn) if ctx.state is not None else 0

@@ -293,10 +293,12 @@ class Env:
     uses_taken: bool = False
     # Does the game count decisions without a capture ((moves-without-capture))? A move of a
     # piece of one of `quiet_resets` starts the count again too; with `fen_counters` (chess's
-    # (halfmove-clock ...)) position text writes it as FEN does, `halfmove:` then `fullmove:`.
+    # (halfmove-clock ...)) position text writes it as FEN does (see statefields.MoveCounters).
     uses_quiet: bool = False
     quiet_resets: frozenset[int] = frozenset()
-    fen_counters: bool = False
+    # Per-position state that ludemes declare, which position text writes and reads (see
+    # stdlib/statefields.py), in the order it is written.
+    fields: list[Any] = field(default_factory=list)
 
     def track(self, tracker: Tracker) -> Callable[[Ctx], Any]:
         """Register a tracker; returns a function giving its data for the position a context

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from stdlib.effects import Effect
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
+from stdlib.statefields import CaptureFree, Scores, declare
 from stdlib.steps import Step, Turn
 from stdlib.types import Cond, IntExpr, Moves, ResultExpr, RoleExpr
 
@@ -105,6 +106,7 @@ def moves_without_capture(env: Env) -> IntExpr:
 
     (if (>= (moves-without-capture) 40) (draw))"""
     env.uses_quiet = True
+    declare(env, CaptureFree())
     return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
 
 
@@ -117,6 +119,7 @@ def add_score(env: Env, role: RoleExpr, amount: IntExpr, *, if_: Cond | None = N
 
     (add-score Mover (pieces-in ("Captures")) if:(not ("GrandSlam")))"""
     env.uses_scores = True
+    declare(env, Scores(env.roles))
     return AddScore(role, amount, if_)
 
 
@@ -139,6 +142,7 @@ def score(env: Env, role: RoleExpr) -> IntExpr:
 
     (if (>= (score Mover) 5) (win Mover))"""
     env.uses_scores = True
+    declare(env, Scores(env.roles))
 
     def value(ctx: Ctx) -> int:
         scores = ctx.state.scores if ctx.state is not None else ()
@@ -172,6 +176,7 @@ def most_score(env: Env) -> ResultExpr:
 
     (if (full) (most-score))"""
     env.uses_scores = True
+    declare(env, Scores(env.roles))
 
     def result(ctx: Ctx) -> int:
         scores = list(ctx.state.scores) if ctx.state is not None and ctx.state.scores \

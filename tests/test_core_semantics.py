@@ -115,3 +115,25 @@ def test_an_end_rule_keeps_its_name_whichever_part_decided() -> None:
     full = g.from_text("X O X\nX O O\nO X .\nmover: X").play("c1")
     assert full.is_over and full.outcome.reason == names[0]  # type: ignore[union-attr]
     assert g.end_reasons() == names
+
+
+@pytest.mark.parametrize("path, keys", [
+    ("games/chess.game", ["halfmove", "fullmove", "castling", "en passant"]),
+    ("games/dotsandboxes.game", ["score First", "score Second"]),
+    ("games/tictactoe.game", []),
+])
+def test_position_text_keys_come_from_the_state_the_game_declares(path: str,
+                                                                   keys: list[str]) -> None:
+    from pathlib import Path
+
+    from interpreter import load_game
+
+    g = load_game(str(Path(__file__).resolve().parent.parent / path))
+    text = g.initial_state().to_text() + "colour: red\n"
+    with pytest.raises(Exception, match="unknown key 'colour'") as info:
+        g.from_text(text)
+    listed = str(info.value).split("(keys: ")[1].rstrip(")").split(", ")
+    for key in keys:
+        assert key in listed
+    for absent in {"halfmove", "score First", "turns", "last to"} - set(keys):
+        assert absent not in listed
