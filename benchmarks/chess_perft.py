@@ -9,9 +9,9 @@ here is that count over the time taken. The same perft is run three ways:
 
 - public: the loop a user writes, `len(state.legal_moves())` at depth 1 and otherwise
   `state.play(m)` for each `m` in `state.legal_moves()`;
-- fast path: the interpreter's own steps, as `game.playout` uses them: `game._moves(state)`
-  (the legal moves without the public copy) and `game._advance(game._successor(state), m)`
-  (the next position without looking the move up again);
+- in place: as search walks a game tree, one position of its own on which each move is made
+  and unmade (`game.make(state, m)` / `game.unmake(state, made)`), like python-chess's
+  `push`/`pop` (the table calls it the fast path);
 - python-chess: `board.legal_moves` with `push`/`pop`, counting the last ply with
   `board.legal_moves.count()` (ludeme counts its last ply with `len` likewise).
 
@@ -88,12 +88,19 @@ def public_perft(state: State, depth: int) -> int:
 
 
 def fast_perft(game: Game, state: State, depth: int) -> int:
-    moves = game._moves(state)
+    """Perft in place: one position of its own, each move made and unmade on it."""
+    return _in_place(game, game._successor(state), depth)
+
+
+def _in_place(game: Game, state: State, depth: int) -> int:
+    moves = state._moves if state._moves is not None else game.generate(state)
     if depth == 1:
         return len(moves)
     total = 0
     for m in moves:
-        total += fast_perft(game, game._advance(game._successor(state), m), depth - 1)
+        made = game.make(state, m)
+        total += _in_place(game, state, depth - 1)
+        game.unmake(state, made)
     return total
 
 

@@ -38,7 +38,7 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "_moves", "_empty")
+                 "log", "_moves", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -82,6 +82,8 @@ class State:
         self.before: tuple[tuple[int, int], ...] = ()
         self._moves: list[Move] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
+        # While a move is made to be unmade (Game.make): the (site, old value) of each change.
+        self.log: list[tuple[int, int]] | None = None
         # Placement verdicts of filters that say what they read, kept for the next position:
         # (if, unless, mover, value) -> {site: reason, "" if allowed}.
         self.verdicts: dict[tuple[Any, ...], dict[int, str]] = {}
@@ -185,6 +187,23 @@ def _copy_history(old: State, new: State) -> None:
         if old.situations is not None:
             new.situations = dict(old.situations)
         new.undo, new.before = dict(old.undo), old.before
+
+
+# The slots of a State that making a move may replace (each holds a value that is never
+# changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
+_SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
+             "turn", "turn_all_pass", "hands", "memory", "phase", "last_to", "last_from",
+             "zhash", "scores", "before", "quiet", "captures", "_moves")
+
+
+@dataclass(frozen=True)
+class Unmake:
+    """What Game.unmake needs to take back a move made by Game.make."""
+
+    saved: tuple[Any, ...]
+    log: list[tuple[int, int]]  # (site, old value) of each change, in order
+    undo: dict[int, int] | None
+    length: int  # the history's length before the move
 
 
 class TurnInProgress:
@@ -860,6 +879,8 @@ class Game:
             if old == v:
                 continue
             board[s] = v
+            if state.log is not None:
+                state.log.append((s, old))
             if zobrist is not None:
                 state.zhash ^= zobrist[s][old] ^ zobrist[s][v]
                 if state.history is not None:
@@ -883,6 +904,53 @@ class Game:
             for c in changed:
                 for s in touched[c]:
                     kept.pop(s, None)
+
+    # Making and unmaking moves in place ------------------------------------------------------
+    def make(self, state: State, move: Move) -> Unmake:
+        """Make a legal move on `state` itself (which only its owner may hold, e.g. one made
+        by `game.initial_state()` or `state.play`), and return what `unmake` needs to put it
+        back: search (perft, agents) walks the game tree this way without copying."""
+        saved = tuple([getattr(state, slot) for slot in _SNAPSHOT])
+        undo = dict(state.undo) if state.history is not None else None
+        length = len(state.history) if state.history is not None else 0
+        outer, state.log = state.log, []
+        try:
+            if move.kind == "swap":
+                swapped = self.apply(state, move)
+                for slot in _SNAPSHOT:
+                    setattr(state, slot, getattr(swapped, slot))
+            else:
+                self._advance(state, move)
+            log = state.log
+        finally:
+            state.log = outer
+        if outer is not None:
+            outer.extend(log)
+        return Unmake(saved, log, undo, length)
+
+    def unmake(self, state: State, made: Unmake) -> None:
+        """Put back the move `make` made (the last one made on `state` and not unmade)."""
+        history = state.history
+        if history is not None and len(history) > made.length:
+            h = history.pop()
+            seen = state.seen
+            assert seen is not None
+            if seen[h] == 1:
+                del seen[h]
+            else:
+                seen[h] -= 1
+            if state.situations is not None:
+                key = situation(self.env.shared["zobrist movers"], h, state.to_move,
+                                state.memory)
+                if state.situations[key] == 1:
+                    del state.situations[key]
+                else:
+                    state.situations[key] -= 1
+        self._make(state, tuple(reversed(made.log)))
+        for slot, value in zip(_SNAPSHOT, made.saved, strict=True):
+            setattr(state, slot, value)
+        if made.undo is not None:
+            state.undo = made.undo
 
     # Random games --------------------------------------------------------------------------
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
