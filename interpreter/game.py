@@ -573,6 +573,8 @@ class Game:
         given, is a context made for this state, used again (the fast path's)."""
         if state.result is not None:
             return []
+        if explain is None and state._moves is not None:
+            return state._moves  # listed already, by the end test (see _can_move)
         # Generators change the board only to judge a move, and always restore it.
         if ctx is None:
             ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)

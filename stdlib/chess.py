@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from stdlib.moves import accept, kind_value, kinded, kinds_named
+from stdlib.moves import AttackTest, accept, kind_value, kinded, kinds_named
 from stdlib.registry import ludeme
 from stdlib.statefields import MoveCounters, declare
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
@@ -42,14 +42,82 @@ def attacked(env: Env, region: Region, *, by: Moves, attacker: RoleExpr | None =
 
     (forbid (named "it leaves the king in check"
               (attacked (sites Occupied Mover of:{"King"}) by:("Attacks"))))"""
-    test = attack_test(env, by)
-    roles = len(env.roles)
+    return Attacked(env, region, attack_test(env, by), attacker)
 
-    def holds(ctx: Ctx) -> bool:
-        role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % roles
-        return any(test(ctx, s, role) for s in region(ctx))
-    holds.why = "a piece is attacked"  # type: ignore[attr-defined]
-    return holds
+
+class Attacked:
+    """The condition of (attacked ...), and its screen (stdlib.steps.Screen): which moves
+    certainly leave the region unattacked, worked out once per position from the region's
+    sites (pins and checks, as a chess program finds them from the king), so that (forbid
+    ...) need not try them."""
+
+    why = "a piece is attacked"
+
+    def __init__(self, env: Env, region: Region, test: Callable[[Ctx, int, int], bool],
+                 attacker: RoleExpr | None) -> None:
+        self.region = region
+        self.test = test
+        self.attacker = attacker
+        self.roles = len(env.roles)
+        # The screen needs the region to be the sites holding some board values, and the
+        # attacks to say what they depend on (AttackTest.lines).
+        self.values = getattr(region, "values", None)
+        self.lines = test.lines if isinstance(test, AttackTest) else None
+
+    def __call__(self, ctx: Ctx) -> bool:
+        attacker = self.attacker
+        role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % self.roles
+        test = self.test
+        for s in self.region(ctx):
+            if test(ctx, s, role):
+                return True
+        return False
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        """A test true of the moves that certainly leave the condition false (ctx: the
+        position before them, its mover the one moving; None: try every move). Sound
+        because a role expression is a function of the mover alone (Mover, Next, Prev), the
+        region is the sites holding its values, and each attack's answer can become true only
+        by a piece of the attacker arriving or a site of one of its lines being emptied (see
+        AttackTest.lines). So a move is passed when the condition is false now, it changes no
+        site of the region and puts no value of the region, nor a piece of the attacker,
+        anywhere, and it empties no site of a line from the region's sites up to the line's
+        first attacking piece (the pin lines). Anything else is tried: a king's move,
+        castling, en passant emptying two sites of a rank, any move while in check."""
+        lines, values_of = self.lines, self.values
+        if lines is None or values_of is None:
+            return None
+        attacker = self.attacker
+        role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % self.roles
+        sites = self.region(ctx)
+        board, owner, test = ctx.board, ctx.owner, self.test
+        pinned: set[int] = set()
+        for k in sites:
+            if test(ctx, k, role):
+                return None  # in check: every move is tried
+            found = lines(role, k)
+            if found is None:
+                return None
+            for ray, kinds in found:
+                for i, t in enumerate(ray):
+                    v = board[t]
+                    if v != EMPTY and owner[v] == role and (kinds is None or v in kinds):
+                        pinned.update(ray[:i])
+                        break
+        region = frozenset(sites)
+        values = frozenset(values_of(ctx))
+
+        def safe(move: Move) -> bool:
+            for s, v in move.changes:
+                if s in region:
+                    return False
+                if v == EMPTY:
+                    if s in pinned:
+                        return False
+                elif owner[v] == role or v in values:
+                    return False
+            return True
+        return safe
 
 
 # Castling --------------------------------------------------------------------------------------

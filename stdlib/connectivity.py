@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from stdlib.logic import AnyRegion
 from stdlib.registry import ludeme
 from stdlib.runtime import (
     EMPTY,
     Ctx,
     Env,
+    Move,
     SiteVerdicts,
     Tracker,
     ends_only,
@@ -463,36 +465,136 @@ def sites_surrounded(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") ->
     sites it changed are looked at: only their liberties can have changed.
 
     (remove (sites Surrounded Next))"""
-    adjacency = env.topology.neighbours(env.absolute_dirs(by))
-    no_piece = env.no_piece
-    # Per site, the site and its neighbours: where chains a change can affect stand.
-    near = [(s, *adjacency[s]) for s in range(env.topology.size)]
+    return Surrounded(env, role, by)
 
-    def region(ctx: Ctx) -> list[int]:
-        r = role(ctx)
-        board, owner = ctx.board, ctx.owner
+
+class Surrounded(AnyRegion):
+    """The region of (sites Surrounded ...). A chain is searched only until a liberty is
+    found; the sites of chains found free are remembered for the rest of the call, so that
+    another start in the same chain stops as soon as it reaches one."""
+
+    def __init__(self, env: Env, role: RoleExpr, by: Direction) -> None:
+        self.role = role
+        self.adjacency = adjacency = env.topology.neighbours(env.absolute_dirs(by))
+        self.no_piece = env.no_piece
+        # Per site, the site and its neighbours: where chains a change can affect stand.
+        self.near = [(s, *adjacency[s]) for s in range(env.topology.size)]
+
+    def _starts(self, ctx: Ctx) -> Collection[int]:
         recent = recent_sites(ctx)
-        starts: Collection[int] = range(len(board)) if recent is None else \
-            sorted({t for s in recent for t in near[s]})
-        seen: set[int] = set()
+        if recent is None:
+            return range(len(ctx.board))
+        if len(recent) == 1:
+            return self.near[recent[0]]
+        near = self.near
+        return sorted({t for s in recent for t in near[s]})
+
+    def _chains(self, ctx: Ctx, first: bool) -> list[int]:
+        """The sites of the surrounded chains (only those of the first found, if `first`),
+        not in order."""
+        r = self.role(ctx)
+        board, owner = ctx.board, ctx.owner
+        adjacency, no_piece = self.adjacency, self.no_piece
+        seen: set[int] = set()  # sites of r's chains searched so far
+        free: set[int] = set()  # sites of those among them found to have a liberty
         out: list[int] = []
-        for start in starts:
-            if owner[board[start]] != r or start in seen:
+        for start in self._starts(ctx):
+            if start in seen or owner[board[start]] != r:
                 continue
             chain = [start]
             seen.add(start)
-            free = False
             i = 0
             while i < len(chain):
                 for t in adjacency[chain[i]]:
                     u = board[t]
                     if u == EMPTY:
-                        free = free or t not in no_piece
-                    elif owner[u] == r and t not in seen:
+                        if t not in no_piece:
+                            break  # a liberty
+                    elif t in free:
+                        break  # part of a chain already found free
+                    elif t not in seen and owner[u] == r:
                         seen.add(t)
                         chain.append(t)
-                i += 1
-            if not free:
+                else:
+                    i += 1
+                    continue
+                free.update(chain)
+                break
+            else:
                 out.extend(chain)
-        return sorted(out)
-    return region
+                if first:
+                    return out
+        return out
+
+    def __call__(self, ctx: Ctx) -> list[int]:
+        out = self._chains(ctx, False)
+        out.sort()
+        return out
+
+    def any(self, ctx: Ctx) -> bool:
+        return bool(self._chains(ctx, True))
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        """Certain for a move that puts one piece on an empty site: the liberties of the
+        role's chains before it tell whether a chain next to the site (or through it) is left
+        without one. Any other move is not certain (it must be tried)."""
+        r = self.role(ctx)
+        board, owner = ctx.board, ctx.owner
+        adjacency, no_piece = self.adjacency, self.no_piece
+        # Per site of r's pieces, found when first asked: 1 when its chain has two liberties
+        # or more, 2 when it has at most one, 0 not known yet.
+        roomy = bytearray(len(board))
+
+        def has_room(start: int) -> bool:
+            known = roomy[start]
+            if known:
+                return known == 1
+            chain = [start]
+            seen = {start}
+            liberty = -1
+            for s in chain:
+                for t in adjacency[s]:
+                    u = board[t]
+                    if u == EMPTY:
+                        if t != liberty and t not in no_piece:
+                            if liberty >= 0:  # a second one
+                                for c in chain:
+                                    roomy[c] = 1
+                                return True
+                            liberty = t
+                    elif roomy[t] == 1:
+                        for c in chain:  # part of a chain found roomy
+                            roomy[c] = 1
+                        return True
+                    elif t not in seen and owner[u] == r:
+                        seen.add(t)
+                        chain.append(t)
+            for c in chain:
+                roomy[c] = 2
+            return False
+
+        def certainly_none(move: Move) -> bool:
+            changes = move.changes
+            if len(changes) != 1:
+                return False
+            site, value = changes[0]
+            if board[site] != EMPTY or value == EMPTY or site in no_piece:
+                return False
+            # Each chain of r's next to the site has it as a liberty. A piece of r joins them
+            # into one chain with the site, which has a liberty if the site has an empty
+            # neighbour or one of them has another liberty; another piece takes a liberty
+            # from each of them, which keeps one only if it had two.
+            if owner[value] == r:
+                for t in adjacency[site]:
+                    u = board[t]
+                    if u == EMPTY:
+                        if t not in no_piece:
+                            return True
+                    elif owner[u] == r and has_room(t):
+                        return True
+                return False
+            for t in adjacency[site]:
+                if owner[board[t]] == r and not has_room(t):
+                    return False
+            return True
+        return certainly_none

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import operator
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from stdlib.registry import ludeme
+from stdlib.runtime import EMPTY, Ctx, Env, Move, constant, like, literal, with_ends
 from stdlib.statefields import Turns, declare
-from stdlib.runtime import EMPTY, Ctx, Env, constant, like, literal, with_ends
 from stdlib.types import (
     CellKind,
     Cond,
@@ -368,7 +369,7 @@ def eq(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers are equal.
 
     (= (count (sites Occupied Next)) 0)"""
-    test = like(lambda ctx: a(ctx) == b(ctx), a, b)
+    test = like(_nonempty(a, b, "=") or (lambda ctx: a(ctx) == b(ctx)), a, b)
     return _compared(test, a, b, "is", "is not")
 
 
@@ -377,7 +378,7 @@ def ne(a: IntExpr, b: IntExpr) -> Cond:
     """True when the two numbers differ.
 
     (!= (count (sites Empty)) 0)"""
-    test = like(lambda ctx: a(ctx) != b(ctx), a, b)
+    test = like(_nonempty(a, b, "!=") or (lambda ctx: a(ctx) != b(ctx)), a, b)
     return _compared(test, a, b, "is not", "is")
 
 
@@ -386,7 +387,7 @@ def lt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a < b.
 
     (< (count (sites Occupied Mover)) 3)"""
-    test = like(lambda ctx: a(ctx) < b(ctx), a, b)
+    test = like(_nonempty(a, b, "<") or (lambda ctx: a(ctx) < b(ctx)), a, b)
     return _compared(test, a, b, "is less than", "is at least")
 
 
@@ -395,7 +396,7 @@ def le(a: IntExpr, b: IntExpr) -> Cond:
     """True when a <= b.
 
     (<= (count (sites Empty)) 1)"""
-    test = like(lambda ctx: a(ctx) <= b(ctx), a, b)
+    test = like(_nonempty(a, b, "<=") or (lambda ctx: a(ctx) <= b(ctx)), a, b)
     return _compared(test, a, b, "is at most", "is more than")
 
 
@@ -404,7 +405,7 @@ def gt(a: IntExpr, b: IntExpr) -> Cond:
     """True when a > b.
 
     (> (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
-    test = like(lambda ctx: a(ctx) > b(ctx), a, b)
+    test = like(_nonempty(a, b, ">") or (lambda ctx: a(ctx) > b(ctx)), a, b)
     return _compared(test, a, b, "is more than", "is at most")
 
 
@@ -413,7 +414,7 @@ def ge(a: IntExpr, b: IntExpr) -> Cond:
     """True when a >= b.
 
     (>= (count (sites Occupied Mover)) 5)"""
-    test = like(lambda ctx: a(ctx) >= b(ctx), a, b)
+    test = like(_nonempty(a, b, ">=") or (lambda ctx: a(ctx) >= b(ctx)), a, b)
     return _compared(test, a, b, "is at least", "is less than")
 
 
@@ -439,15 +440,80 @@ def sub(a: IntExpr, b: IntExpr) -> IntExpr:
     return lambda ctx: a(ctx) - b(ctx)
 
 
+class AnyRegion(ABC):
+    """A region that can also say whether it has any site at all, sooner than by listing
+    them (it stops at the first it finds): `(> (count REGION) 0)` and the like ask it that.
+    A region that is not one is only listed, which is slower, never wrong."""
+
+    @abstractmethod
+    def __call__(self, ctx: Ctx) -> Sequence[int]:
+        """The region's sites."""
+
+    @abstractmethod
+    def any(self, ctx: Ctx) -> bool:
+        """Whether the region has a site (exactly when __call__'s answer is not empty)."""
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        """Called once per position (`ctx` judges it) before a decision's moves are tried: a
+        test true of each move after which the region, judged right after the move alone
+        (with `ctx.last` the sites the move changes), certainly has no site; or None (every
+        move must be tried). Optional: a region without it is slower, never wrong."""
+        return None
+
+
+class Count:
+    """The number of sites in a region: the value of (count REGION)."""
+
+    def __init__(self, region: Region) -> None:
+        self.region = region
+        self.description = f"the number of {region_name(region)}"
+
+    def __call__(self, ctx: Ctx) -> int:
+        return len(self.region(ctx))
+
+
 @ludeme("count")
 def count(region: Region) -> IntExpr:
     """The number of sites in a region.
 
     (count (sites Occupied Next))"""
-    def number(ctx: Ctx) -> int:
-        return len(region(ctx))
-    number.description = f"the number of {region_name(region)}"  # type: ignore[attr-defined]
-    return number
+    return Count(region)
+
+
+def _nonempty(a: IntExpr, b: IntExpr, op: str) -> Cond | None:
+    """For `a OP b` that only asks whether a region is empty — (> (count R) 0), (= (count R)
+    0) and the like — a test asking the region just that, when it can answer (AnyRegion);
+    else None."""
+    counted, bound = (a, b) if isinstance(a, Count) else (b, a)
+    if not isinstance(counted, Count) or not isinstance(counted.region, AnyRegion):
+        return None
+    n = getattr(bound, "literal", None)
+    if not isinstance(n, int) or isinstance(n, bool):
+        return None
+    if counted is b:  # n OP count: as count OP' n
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}[op]
+    nonempty = {(">", 0): True, (">=", 1): True, ("!=", 0): True,
+                ("=", 0): False, ("<", 1): False, ("<=", 0): False}.get((op, n))
+    if nonempty is None:
+        return None
+    if nonempty:
+        return Nonempty(counted.region)
+    has = counted.region.any
+    return lambda ctx: not has(ctx)
+
+
+class Nonempty:
+    """The condition that a region has a site, e.g. (> (count REGION) 0). Before a decision's
+    moves are tried, it can tell which certainly leave it false (see steps.Screen)."""
+
+    def __init__(self, region: AnyRegion) -> None:
+        self.region = region
+
+    def __call__(self, ctx: Ctx) -> bool:
+        return self.region.any(ctx)
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        return self.region.screen(ctx)
 
 
 @ludeme("full")
@@ -754,6 +820,9 @@ def named(description: str, condition: Cond) -> Cond:
     placed = getattr(condition, "placed", None)
     if placed is not None:  # it still judges all placements at once (see judged_at_once)
         test.placed = placed  # type: ignore[attr-defined]
+    screen = getattr(condition, "screen", None)
+    if screen is not None:  # the same verdicts: the condition's screen holds for it
+        test.screen = screen  # type: ignore[attr-defined]
     return describe(like(test, condition), description)
 
 

@@ -7,6 +7,7 @@ reason an `IllegalMoveError` gives."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 
@@ -463,40 +464,67 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
 
 
 Attacks = Callable[[Ctx, int, int], bool]  # (ctx, site, attacker role) -> attacked?
+Line = tuple[tuple[int, ...], frozenset[int] | None]  # sites from a site outwards, kinds
 
 
-def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
-                kinds: frozenset[int] | None, reach: int | None) -> Attacks:
+class AttackTest(ABC):
+    """A reverse test of capturing moves: (ctx, site, role) -> can a piece of `role` take on
+    the site? Also says what the answer depends on (`lines`), so that a check test can tell,
+    once per position, which moves cannot change it (see chess.attacked's screen)."""
+
+    @abstractmethod
+    def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
+        """Whether a piece of `role` could take on `site`."""
+
+    def lines(self, role: int, site: int) -> tuple[Line, ...] | None:
+        """What else than the pieces of `role` the answer for (role, site) depends on: the
+        lines looked along from the site outwards, each with the kinds that take along it
+        (None: any), where a site emptied before the first such piece may open an attack. The
+        test's promise: after a change of the board that puts no piece of `role` anywhere
+        and empties no site of a line before its first piece of `role` of the line's kinds,
+        the answer is no more true than before. None: no such promise (unknown)."""
+        return None
+
+
+class RayAttacks(AttackTest):
     """Whether a step or slide capturing by replacement (of the `kinds`, `reach` sites at
     most) lets a piece of the attacker take on a site: looked at from the site, back along
     each direction, to the first piece (see (attacked ...))."""
-    from stdlib.boards import OPPOSITE
 
-    rays = env.topology.rays
-    no_piece = env.no_piece
-    size = env.topology.size
-    # Per attacker role, per site: the rays looked along, back against each direction the
-    # attacker moves in, each cut short at the first special site.
-    looks: list[list[tuple[tuple[int, ...], ...]]] = []
-    for role in range(len(env.roles)):
-        ds = dirs(role) if callable(dirs) else dirs
-        per_site: list[tuple[tuple[int, ...], ...]] = []
-        for s in range(size):
-            lines = []
-            for d in ds:
-                o = OPPOSITE.get(d)
-                if o not in rays:
-                    continue
-                ray = rays[o][s][:reach]
-                cut = next((i for i, t in enumerate(ray) if t in no_piece), len(ray))
-                if cut:
-                    lines.append(ray[:cut])
-            per_site.append(tuple(lines))
-        looks.append(per_site)
+    def __init__(self, env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
+                 kinds: frozenset[int] | None, reach: int | None) -> None:
+        from stdlib.boards import OPPOSITE
 
-    def attacks(ctx: Ctx, site: int, role: int) -> bool:
-        board, owner = ctx.board, ctx.owner
-        for ray in looks[role][site]:
+        rays = env.topology.rays
+        no_piece = env.no_piece
+        size = env.topology.size
+        # Per attacker role, per site: the rays looked along, back against each direction
+        # the attacker moves in, each cut short at the first special site.
+        looks: list[list[tuple[tuple[int, ...], ...]]] = []
+        for role in range(len(env.roles)):
+            ds = dirs(role) if callable(dirs) else dirs
+            per_site: list[tuple[tuple[int, ...], ...]] = []
+            for s in range(size):
+                lines = []
+                for d in ds:
+                    o = OPPOSITE.get(d)
+                    if o not in rays:
+                        continue
+                    ray = rays[o][s][:reach]
+                    cut = next((i for i, t in enumerate(ray) if t in no_piece), len(ray))
+                    if cut:
+                        lines.append(ray[:cut])
+                per_site.append(tuple(lines))
+            looks.append(per_site)
+        self.looks = looks
+        self.kinds = kinds
+        # A ray of one site is no line: only the piece on it counts.
+        self._lines = [[tuple((ray, kinds) for ray in per if len(ray) > 1) for per in sites]
+                       for sites in looks]
+
+    def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
+        board, owner, kinds = ctx.board, ctx.owner, self.kinds
+        for ray in self.looks[role][site]:
             for t in ray:
                 v = board[t]
                 if v != EMPTY:
@@ -504,7 +532,60 @@ def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...
                         return True
                     break
         return False
-    return attacks
+
+    def lines(self, role: int, site: int) -> tuple[Line, ...] | None:
+        return self._lines[role][site]
+
+
+def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
+                kinds: frozenset[int] | None, reach: int | None) -> Attacks:
+    """Whether a step or slide capturing by replacement (of the `kinds`, `reach` sites at
+    most) lets a piece of the attacker take on a site (a RayAttacks)."""
+    return RayAttacks(env, dirs, kinds, reach)
+
+
+class LeapAttacks(AttackTest):
+    """Whether a leap capturing by replacement lets a piece of the attacker (of the `kinds`)
+    take on a site: a piece on one of the sites a leap away (the leaps are symmetric: back is
+    forth). Nothing between counts, so it has no lines."""
+
+    def __init__(self, targets: list[tuple[int, ...]], kinds: frozenset[int] | None) -> None:
+        self.targets = targets
+        self.kinds = kinds
+
+    def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
+        board, owner, kinds = ctx.board, ctx.owner, self.kinds
+        for t in self.targets[site]:
+            v = board[t]
+            if owner[v] == role and (kinds is None or v in kinds):
+                return True
+        return False
+
+    def lines(self, role: int, site: int) -> tuple[Line, ...] | None:
+        return ()
+
+
+class AnyAttacks(AttackTest):
+    """Whether any of several attack tests says yes (the attacks of an any-of)."""
+
+    def __init__(self, tests: list[Attacks]) -> None:
+        self.tests = tests
+        self._lines: dict[tuple[int, int], tuple[Line, ...] | None] = {}
+
+    def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
+        for test in self.tests:
+            if test(ctx, site, role):
+                return True
+        return False
+
+    def lines(self, role: int, site: int) -> tuple[Line, ...] | None:
+        key = (role, site)
+        if key not in self._lines:
+            parts = [test.lines(role, site) if isinstance(test, AttackTest) else None
+                     for test in self.tests]
+            self._lines[key] = None if any(p is None for p in parts) else tuple(
+                line for p in parts for line in p or ())
+        return self._lines[key]
 
 
 @ludeme("leap")
@@ -544,13 +625,8 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
                         return out
         return out
 
-    def attacks(ctx: Ctx, site: int, role: int) -> bool:
-        board, owner = ctx.board, ctx.owner
-        return any(owner[board[t]] == role and (kinds is None or board[t] in kinds)
-                   for t in targets[site])  # the leaps are symmetric: back is forth
-
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        generate.attacks = attacks  # type: ignore[attr-defined]
+        generate.attacks = LeapAttacks(targets, kinds)  # type: ignore[attr-defined]
     return kinded(generate, "move")
 
 
@@ -744,8 +820,7 @@ def any_of(*alternatives: Moves) -> Moves:
         kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
     if all(hasattr(alt, "attacks") for alt in alternatives):
         tests = [alt.attacks for alt in alternatives]  # type: ignore[attr-defined]
-        result.attacks = lambda ctx, site, role: any(  # type: ignore[attr-defined]
-            test(ctx, site, role) for test in tests)
+        result.attacks = AnyAttacks(tests)  # type: ignore[attr-defined]
     return result
 
 

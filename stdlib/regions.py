@@ -127,6 +127,9 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
                     pass
             out.sort()
             return out
+        # The board values whose sites the region is (read by (attacked ...)'s screen).
+        of_kinds.values = (  # type: ignore[attr-defined]
+            lambda ctx: by_role[role(ctx)] if role is not None else every)
         return of_kinds
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
