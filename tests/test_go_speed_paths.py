@@ -176,3 +176,29 @@ def test_surrounded_screen_is_exact_for_single_placements() -> None:
                 a, b = empties[:2]
                 assert not screen(Move("place", (a, b), ((a, pieces[0]), (b, pieces[0])), ()))
     assert checked > 10_000
+
+
+@pytest.mark.parametrize("size, options", [(9, {"openspiel": True}), (5, {}),
+                                           (7, {"openspiel": True})])
+def test_go_lists_the_same_moves_when_every_move_is_tried(size: int, options: dict,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Along whole random games: the legal moves are the same when no step of the turn offers
+    a screen (Step.screen), so that every placement is tried with the captures and the
+    forbids after it."""
+    game = load_game(GAMES / "go.game", size=size, **options)
+    steps = {type(step) for phase in game.turns for is_decision, step in phase
+             if not is_decision}
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not state.is_over:
+            # Listed afresh (with explain: a position keeps the moves it listed before).
+            moves = [str(m) for m in game.generate(state, {})]
+            assert moves == [str(m) for m in state.legal_moves()]
+            with monkeypatch.context() as m:
+                for cls in steps:
+                    m.setattr(cls, "screen", lambda self, ctx: None)
+                tried = [str(mv) for mv in game.generate(state, {})]
+            assert tried == moves, state.to_text()
+            state = state.play(rng.choice(moves))
