@@ -26,8 +26,9 @@ order (`Observer.planes` names them):
 - then, only in games where the position text can hold them: the phase (one plane per phase),
   the decision within the turn (0 for the first), the number of turns in succession that were
   passes, whether the pie is open and whether the roles were swapped, each counted role's
-  pieces in hand, each role's score, the number of turns played, the decisions without capture,
-  the sites of the last decision (`last to`, `last from`), the board before the last turn (one
+  pieces in hand, the state the game's ludemes declare (stdlib/statefields.py: each role's
+  score, the number of turns played, the decisions without capture, the sites of the last
+  decision...), each with the planes it names, the board before the last turn (one
   plane per kind of piece, for ko), and each thing a ludeme remembers (a restriction written
   as cells: the sites it names and, one plane per kind of piece, what they held; anything else
   only whether something is remembered, as all 1 on its first plane).
@@ -154,16 +155,12 @@ class Observer:
         self.hand_planes = [(r, self._add(f"{game.hand_word} {role}", supply))
                             for r, (role, supply) in enumerate(zip(roles, env.supply,
                                                                    strict=False)) if supply]
-        self.score_plane = self._count() if env.uses_scores else None
-        if env.uses_scores:
-            for role in roles:
-                self._add(f"score {role}", math.inf, -math.inf)
-        self.turns_plane = self._add("turns", math.inf) if env.uses_turns else None
-        self.quiet_plane = self._add("without capture", math.inf) if env.uses_quiet else None
-        self.last_plane = self._count() if env.uses_last else None
-        if env.uses_last:
-            self._add("last to")
-            self._add("last from")
+        # The state the ludemes declared (scores, counters, last sites...), each its planes.
+        self.field_planes: list[int] = []
+        for field in env.fields:
+            self.field_planes.append(self._count())
+            for name, low, high in field.planes(roles):
+                self._add(name, high, low)
         self.before_plane = self._count() if env.uses_history else None
         if env.uses_history:
             for v in kind_values:
@@ -209,18 +206,13 @@ class Observer:
         for role, plane in self.hand_planes:
             if state.hands and state.hands[role] >= 0:
                 self._fill(out, plane, float(state.hands[role]))
-        if self.score_plane is not None:
-            for role, points in enumerate(state.scores):
-                self._fill(out, self.score_plane + role, float(points))
-        if self.turns_plane is not None:
-            self._fill(out, self.turns_plane, float(state.turn))
-        if self.quiet_plane is not None:
-            self._fill(out, self.quiet_plane, float(state.quiet))
-        if self.last_plane is not None:
-            if state.last_to >= 0:
-                out[self.last_plane * n + state.last_to] = 1.0
-            if state.last_from >= 0:
-                out[(self.last_plane + 1) * n + state.last_from] = 1.0
+        for field, first in zip(self.game.env.fields, self.field_planes, strict=True):
+            for plane, value in enumerate(field.observe(state), start=first):
+                if isinstance(value, dict):
+                    for site, amount in value.items():
+                        out[plane * n + site] = amount
+                elif value:
+                    self._fill(out, plane, value)
         if self.before_plane is not None:
             board = state.board
             if state.before:

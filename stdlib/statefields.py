@@ -1,8 +1,9 @@
 """Per-position state that ludemes declare, and how it reads and writes itself in position
-text. A ludeme that needs a counter, a score or a remembered site declares a `StateField`
-with `declare(env, field)`; position text (interpreter/text.py) writes and reads every
+text and appears in observation tensors. A ludeme that needs a counter, a score or a
+remembered site declares a `StateField` with `declare(env, field)`; position text
+(interpreter/text.py) and the adapters' observations (interpreter/adapters.py) handle every
 declared field without knowing what it is, so a game pays only for the state it uses and a
-new kind of state needs no edit of the engine's text module.
+new kind of state needs no edit of the engine.
 
 Fields keep their values on the position (the state's slots named in each field); the
 engine updates them move by move.
@@ -10,6 +11,7 @@ engine updates them move by move.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Protocol
 
@@ -48,6 +50,14 @@ class StateField(ABC):
     def parse(self, state: Any, keys: Keys) -> None:
         """Read the field's keys (if given) into a position read from text."""
 
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        """The field's planes in an observation tensor: (name, lowest, highest value)."""
+        return []
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        """Per plane: a number that fills it, or values on some sites (the rest 0)."""
+        return []
+
 
 def declare(env: Env, field: StateField) -> StateField:
     """Declare a field for the game (once per kind of field: a second declaration of the
@@ -73,6 +83,12 @@ class CaptureFree(StateField):
 
     def parse(self, state: Any, keys: Keys) -> None:
         state.quiet = keys.number("without capture", 0, 0, 10**9)
+
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        return [("without capture", 0.0, math.inf)]
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        return [float(state.quiet)]
 
 
 class MoveCounters(StateField):
@@ -100,6 +116,12 @@ class MoveCounters(StateField):
         first = state.game.first  # the turns played, as far as the full move number says
         state.turn = (full - 1) * self.roles + (state.to_move - first) % self.roles
 
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        return [("halfmove", 0.0, math.inf), ("turns", 0.0, math.inf)]
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        return [float(state.quiet), float(state.turn)]
+
 
 class Turns(StateField):
     """The number of turns played: `turns: N`."""
@@ -114,6 +136,12 @@ class Turns(StateField):
 
     def parse(self, state: Any, keys: Keys) -> None:
         state.turn = keys.number("turns", 0, 0, 10**9)
+
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        return [("turns", 0.0, math.inf)]
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        return [float(state.turn)]
 
 
 class Scores(StateField):
@@ -134,6 +162,12 @@ class Scores(StateField):
     def parse(self, state: Any, keys: Keys) -> None:
         state.scores = tuple(keys.number(f"score {role}".lower(), 0, -10**9, 10**9)
                              for role in self.roles)
+
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        return [(f"score {role}", -math.inf, math.inf) for role in self.roles]
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        return [float(points) for points in state.scores]
 
 
 class LastSites(StateField):
@@ -165,3 +199,10 @@ class LastSites(StateField):
                 if value not in self.index:
                     raise keys.error(number, f"{key}: no site {value!r} on this board")
                 setattr(state, slot, self.index[value])
+
+    def planes(self, roles: tuple[str, ...]) -> list[tuple[str, float, float]]:
+        return [("last to", 0.0, 1.0), ("last from", 0.0, 1.0)]
+
+    def observe(self, state: Any) -> list[float | dict[int, float]]:
+        return [{state.last_to: 1.0} if state.last_to >= 0 else 0.0,
+                {state.last_from: 1.0} if state.last_from >= 0 else 0.0]
