@@ -14,8 +14,8 @@ from typing import Any
 
 from stdlib.moves import AttackTest, accept, kind_value, kinded, kinds_named
 from stdlib.registry import ludeme
-from stdlib.statefields import MoveCounters, declare
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
+from stdlib.statefields import MoveCounters, declare
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
 
 
@@ -81,9 +81,10 @@ class Attacked:
         by a piece of the attacker arriving or a site of one of its lines being emptied (see
         AttackTest.lines). So a move is passed when the condition is false now, it changes no
         site of the region and puts no value of the region, nor a piece of the attacker,
-        anywhere, and it empties no site of a line from the region's sites up to the line's
-        first attacking piece (the pin lines). Anything else is tried: a king's move,
-        castling, en passant emptying two sites of a rank, any move while in check."""
+        anywhere, and it does not empty every piece between a region's site and the first
+        attacking piece of one of its lines (it empties no pinned piece, the only one there,
+        and not two of several). Anything else is tried: a king's move, castling, en passant
+        emptying two sites of a rank, any move while in check."""
         lines, values_of = self.lines, self.values
         if lines is None or values_of is None:
             return None
@@ -91,7 +92,8 @@ class Attacked:
         role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % self.roles
         sites = self.region(ctx)
         board, owner, test = ctx.board, ctx.owner, self.test
-        pinned: set[int] = set()
+        pinned: set[int] = set()  # the one piece between a site and an attacker on a line
+        guarded: set[int] = set()  # one of several pieces between them
         for k in sites:
             if test(ctx, k, role):
                 return None  # in check: every move is tried
@@ -99,24 +101,35 @@ class Attacked:
             if found is None:
                 return None
             for ray, kinds in found:
-                for i, t in enumerate(ray):
+                between: list[int] = []
+                for t in ray:
                     v = board[t]
-                    if v != EMPTY and owner[v] == role and (kinds is None or v in kinds):
-                        pinned.update(ray[:i])
-                        break
+                    if v != EMPTY:
+                        if owner[v] == role and (kinds is None or v in kinds):
+                            if not between:
+                                return None  # (the test would have said check)
+                            if len(between) == 1:
+                                pinned.add(between[0])
+                            else:
+                                guarded.update(between)
+                            break
+                        between.append(t)
         region = frozenset(sites)
         values = frozenset(values_of(ctx))
 
         def safe(move: Move) -> bool:
+            emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
             for s, v in move.changes:
                 if s in region:
                     return False
                 if v == EMPTY:
                     if s in pinned:
                         return False
+                    if s in guarded:
+                        emptied += 1
                 elif owner[v] == role or v in values:
                     return False
-            return True
+            return emptied < 2
         return safe
 
 

@@ -571,10 +571,87 @@ class AnyAttacks(AttackTest):
     def __init__(self, tests: list[Attacks]) -> None:
         self.tests = tests
         self._lines: dict[tuple[int, int], tuple[Line, ...] | None] = {}
+        # When every test looks along rays or leaps: per role, per site, the tests' rays
+        # merged (rays in one direction are one ray: the board values that attack from each
+        # distance along it) and their leaps (site, values), made when first asked.
+        flat: list[Attacks] = []
+        pending = list(tests)
+        while pending:
+            test = pending.pop(0)
+            if isinstance(test, AnyAttacks):
+                pending[:0] = test.tests
+            else:
+                flat.append(test)
+        parts = [t for t in flat if isinstance(t, (RayAttacks, LeapAttacks))]
+        self._parts = parts if len(parts) == len(flat) else None
+        self._merged: list[list[tuple[tuple[tuple[tuple[int, ...], tuple[frozenset[int], ...]],
+                                              ...],
+                                        tuple[tuple[int, frozenset[int]], ...]]]] | None = None
+
+    def _merge(self, owner: tuple[int, ...]) -> None:
+        roles = max(owner) + 1
+        parts = self._parts or []
+        size = max(len(t.targets) if isinstance(t, LeapAttacks) else len(t.looks[0])
+                   for t in parts)
+        merged = []
+        for role in range(roles):
+            own = frozenset(v for v, o in enumerate(owner) if o == role)
+            per_site = []
+            for site in range(size):
+                rays: dict[int, tuple[tuple[int, ...], list[set[int]]]] = {}
+                unmerged: list[tuple[tuple[int, ...], list[set[int]]]] = []
+                leaps: dict[int, set[int]] = {}
+                for test in parts:
+                    values = own if test.kinds is None else own & test.kinds
+                    if isinstance(test, LeapAttacks):
+                        for t in test.targets[site]:
+                            leaps.setdefault(t, set()).update(values)
+                        continue
+                    for ray in test.looks[role][site]:
+                        known = rays.get(ray[0])
+                        if known is None:
+                            rays[ray[0]] = (ray, [set(values) for _ in ray])
+                            continue
+                        longer, hits = known
+                        if ray[:len(longer)] == longer[:len(ray)]:  # one the other's prefix
+                            if len(ray) > len(longer):
+                                hits += [set() for _ in ray[len(longer):]]
+                                rays[ray[0]] = (ray, hits)
+                            for i in range(len(ray)):
+                                hits[i] |= values
+                        else:
+                            unmerged.append((ray, [set(values) for _ in ray]))
+                per_site.append((
+                    tuple((ray, tuple(frozenset(h) for h in hits))
+                          for ray, hits in [*rays.values(), *unmerged]),
+                    tuple((t, frozenset(v)) for t, v in leaps.items() if v)))
+            merged.append(per_site)
+        self._merged = merged
 
     def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
-        for test in self.tests:
-            if test(ctx, site, role):
+        merged = self._merged
+        if merged is None:
+            if self._parts is None:
+                for test in self.tests:
+                    if test(ctx, site, role):
+                        return True
+                return False
+            self._merge(ctx.owner)
+            merged = self._merged
+            assert merged is not None
+        board = ctx.board
+        rays, leaps = merged[role][site]
+        for ray, hits in rays:
+            i = 0
+            for t in ray:
+                v = board[t]
+                if v != EMPTY:
+                    if v in hits[i]:
+                        return True
+                    break
+                i += 1
+        for t, values in leaps:
+            if board[t] in values:
                 return True
         return False
 
