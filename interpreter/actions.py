@@ -16,31 +16,48 @@ order of `BLOCKS` (a kind the game cannot make has no block, so Hex has only its
 | `pass` | 1 | 0 |
 | `swap` | 1 | 0 |
 | `remove` | N | its site |
-| `sow` | N | the site sown from |
-| `move=Q`, ... (promotions) | N * N each, after the table, by letter | from * N + to |
+| (place 7) | N | the first site: a kind written as its first site, recording more |
+| `move=Q`, ... (families) | N * N each, after the table, by letter | from * N + to |
 
 So on a board of N sites a placement on site s is action s, and in Go (placements and pass)
-`pass` is action N. Which kinds a game makes is read from its compiled rules (each move
-generator says which kinds it makes); the group sizes of `multi` from its `place-group` forms.
+`pass` is action N. Which kinds a game makes is read from the rules the game was built with
+(each move generator says which kinds it makes); the group sizes of `multi` from its
+`place-group` forms.
 Where the rules do not say, every block of the table is included.
 
-To add a kind of move, append an entry to `BLOCKS` (a function from the game to its `Block`):
-entries are never reordered, so the numbers of the existing kinds do not change. A move of a
-kind with no entry is refused with `UnknownMoveKind` (a `GameError`).
+Each kind registers its block (a factory from the game) and its place in this table with the
+kind itself, in the registry of move kinds (stdlib/movekinds.py); `BLOCKS` is the table read
+from it. A new kind takes the next free place: places are never changed, so the numbers of the
+existing kinds do not change. A family of kinds (promotions: `move=Q`, `move=R`...) comes after
+the table, a block per member, in the members' order. A move of a kind with no block is
+refused with `UnknownMoveKind` (a `GameError`).
 """
 
 from __future__ import annotations
 
-import math
 import operator
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dsl.ast import Form, Int, Keyword, ListNode, Node
 from dsl.errors import GameError
 from interpreter.errors import IllegalMoveError
+from stdlib.movekinds import (  # noqa: F401  (the blocks, and rank/unrank, are used from here)
+    MOVE,
+    PLACE,
+    Block,
+    FirstSiteBlock,
+    MoveKind,
+    OrderedPairBlock,
+    SetBlock,
+    SingleBlock,
+    SiteBlock,
+    kind_of,
+    rank,
+    unrank,
+)
+from stdlib.movekinds import (
+    move_kinds as registered_kinds,
+)
 from stdlib.runtime import Move, notation
 
 if TYPE_CHECKING:
@@ -53,190 +70,29 @@ class UnknownMoveKind(GameError):
     """A move of a kind that has no block in the action table (see `BLOCKS`)."""
 
 
-# Blocks ---------------------------------------------------------------------------------------
+def _factory(kind: MoveKind) -> Callable[[Game], Block]:
+    block = kind.block
+    assert block is not None
+    return lambda game: block(game, kind.name)
 
 
-class Block(ABC):
-    """The actions of one kind of move: `size` numbers, each standing for one (kind, sites)."""
-
-    kind: str
-    size: int
-
-    @abstractmethod
-    def index(self, sites: Sites) -> int:
-        """The move's number within the block."""
-
-    @abstractmethod
-    def sites(self, index: int) -> Sites:
-        """The sites of the move numbered `index` within the block."""
-
-
-@dataclass
-class SiteBlock(Block):
-    """Moves named by one site (a placement): the site is the number."""
-
-    kind: str
-    size: int
-
-    def index(self, sites: Sites) -> int:
-        if len(sites) != 1:
-            raise GameError(f"a {self.kind} move has one site, not {len(sites)}")
-        return sites[0]
-
-    def sites(self, index: int) -> Sites:
-        return (index,)
-
-
-@dataclass
-class FirstSiteBlock(Block):
-    """Moves written as their first site, though they record more (a sowing records the pit
-    sown from and the last pit sown into): the first site is the number."""
-
-    kind: str
-    size: int
-
-    def index(self, sites: Sites) -> int:
-        return sites[0]
-
-    def sites(self, index: int) -> Sites:
-        return (index,)
-
-
-@dataclass
-class OrderedPairBlock(Block):
-    """Moves from one site to another: from * N + to."""
-
-    kind: str
-    n: int
-
-    @property
-    def size(self) -> int:  # type: ignore[override]
-        return self.n * self.n
-
-    def index(self, sites: Sites) -> int:
-        if len(sites) != 2:
-            raise GameError(f"a {self.kind} move has two sites, not {len(sites)}")
-        return sites[0] * self.n + sites[1]
-
-    def sites(self, index: int) -> Sites:
-        return divmod(index, self.n)
-
-
-@dataclass
-class SetBlock(Block):
-    """Moves named by a set of sites (any order), of the sizes in `ks`: one sub-block per size,
-    smallest first, each holding the sets of that size by their `rank`."""
-
-    kind: str
-    n: int
-    ks: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        self.starts: dict[int, int] = {}
-        total = 0
-        for k in self.ks:
-            self.starts[k] = total
-            total += math.comb(self.n, k)
-        self.total = total
-
-    @property
-    def size(self) -> int:  # type: ignore[override]
-        return self.total
-
-    def index(self, sites: Sites) -> int:
-        start = self.starts.get(len(sites))
-        if start is None:
-            raise GameError(f"this game's action space has no {self.kind} move of "
-                            f"{len(sites)} sites (sizes: {', '.join(map(str, self.ks))})")
-        return start + rank(sorted(sites))
-
-    def sites(self, index: int) -> Sites:
-        for k in reversed(self.ks):
-            if index >= self.starts[k]:
-                return unrank(index - self.starts[k], k, self.n)
-        raise IndexError(index)
-
-
-@dataclass
-class SingleBlock(Block):
-    """A move without sites (pass, swap): one number."""
-
-    kind: str
-    size: int = 1
-
-    def index(self, sites: Sites) -> int:
-        return 0
-
-    def sites(self, index: int) -> Sites:
-        return ()
-
-
-def rank(sites: Sequence[int]) -> int:
-    """The rank of a set of k sites (ascending c0 < c1 < ...) among all sets of k sites, in
-    colexicographic order: the sum of C(c_i, i + 1). {0, 1} is 0, {0, 2} is 1, {1, 2} is 2..."""
-    return sum(math.comb(c, i + 1) for i, c in enumerate(sites))
-
-
-def unrank(r: int, k: int, n: int) -> Sites:
-    """The set of k sites (of n) with rank r: the inverse of `rank`."""
-    out: list[int] = []
-    c = n
-    for i in range(k, 0, -1):
-        c -= 1
-        while math.comb(c, i) > r:
-            c -= 1
-        out.append(c)
-        r -= math.comb(c, i)
-    return tuple(reversed(out))
-
-
-def group_sizes(game: Game) -> tuple[int, ...]:
-    """The numbers of sites of the `multi` moves a game can make: the sizes of its place-group
-    forms (read from the game as expanded with its options)."""
-    sizes: set[int] = set()
-    for node in _nodes(game.expansion.game):
-        if isinstance(node, Form) and node.head == "place-group" and node.args \
-                and isinstance(node.args[0], Int):
-            sizes.add(node.args[0].value)
-    return tuple(sorted(k for k in sizes if 1 <= k <= len(game.sites)))
-
-
-def _nodes(node: Node) -> Iterator[Node]:
-    yield node
-    if isinstance(node, Form):
-        for child in (*node.args, *node.kwargs):
-            yield from _nodes(child)
-    elif isinstance(node, ListNode):
-        for child in node.items:
-            yield from _nodes(child)
-    elif isinstance(node, Keyword):
-        yield from _nodes(node.value)
-
-
-def _multi(game: Game) -> Block:
-    ks = group_sizes(game)
-    return SetBlock("multi", len(game.sites), ks)
-
-
-# The table: kind -> the game's block of that kind. Append new kinds at the end; never reorder.
+# The table: kind -> the game's block of that kind, in the order of the kinds' places (fixed).
 BLOCKS: dict[str, Callable[[Game], Block]] = {
-    "place": lambda game: SiteBlock("place", len(game.sites)),
-    "move": lambda game: OrderedPairBlock("move", len(game.sites)),
-    "exchange": lambda game: SetBlock("exchange", len(game.sites), (2,)),
-    "multi": _multi,
-    "pass": lambda game: SingleBlock("pass"),
-    "swap": lambda game: SingleBlock("swap"),
-    "remove": lambda game: SiteBlock("remove", len(game.sites)),
-    "sow": lambda game: FirstSiteBlock("sow", len(game.sites)),
-}
-# Moves that promote (`e7-e8=Q`, kind "move=Q"): after the table, a from * N + to block per
-# new piece's letter, in the letters' order.
-PROMOTION = "move="
+    k.name: _factory(k) for k in registered_kinds() if k.block is not None and not k.family}
+# The families (a kind per member, `move=Q`), after the table.
+FAMILIES: tuple[MoveKind, ...] = tuple(
+    k for k in registered_kinds() if k.block is not None and k.family)
+
+
+def _member(kind: str) -> MoveKind | None:
+    """The family a kind belongs to (`move=Q`: promotions), or None."""
+    found = kind_of(kind)
+    return found if found is not None and found.family and found.block is not None else None
 
 
 def move_kinds(game: Game) -> frozenset[str] | None:
-    """The kinds of move a game can make, from its compiled rules (every decision of every
-    phase, and `swap` with the pie rule); None when some decision does not say."""
+    """The kinds of move a game can make, from the rules it was built with (every decision of
+    every phase, and `swap` with the pie rule); None when some decision does not say."""
     kinds: set[str] = set()
     for steps in game.turns:
         for is_decision, fn in steps:
@@ -260,24 +116,29 @@ class ActionSpace:
         self.game = game
         kinds = move_kinds(game)
         if kinds is not None:
-            unknown = sorted(k for k in kinds - BLOCKS.keys() if not k.startswith(PROMOTION))
+            unknown = sorted(k for k in kinds - BLOCKS.keys() if _member(k) is None)
             if unknown:
                 raise UnknownMoveKind(
                     f"{game.name}: no integer actions for moves of kind "
-                    f"{', '.join(repr(k) for k in unknown)} yet (interpreter/actions.py, BLOCKS)")
-            if "multi" in kinds and not group_sizes(game):
-                raise GameError(f"{game.name}: makes moves of several sites, but the action "
-                                "space cannot tell how many sites (no place-group form)")
+                    f"{', '.join(repr(k) for k in unknown)} yet (register its block: "
+                    "stdlib/movekinds.py)")
         self.kinds = frozenset(BLOCKS) if kinds is None else kinds
         self.blocks: list[Block] = []
         self.starts: list[int] = []  # the first action of each block
         self.by_kind: dict[str, tuple[int, Block]] = {}
         total = 0
-        promotions = sorted(k for k in self.kinds if k.startswith(PROMOTION))
-        for kind in [*BLOCKS, *promotions]:
+        members = [k for family in FAMILIES
+                   for k in sorted(k for k in self.kinds if _member(k) is family)]
+        for kind in [*BLOCKS, *members]:
             if kind in self.kinds:
-                block = BLOCKS[kind](game) if kind in BLOCKS else \
-                    OrderedPairBlock(kind, len(game.sites))
+                family = _member(kind)
+                try:
+                    block = BLOCKS[kind](game) if family is None else \
+                        family.block(game, kind)  # type: ignore[misc]
+                except GameError:
+                    if kinds is not None:  # the rules make the kind, and it has no block
+                        raise
+                    continue  # only perhaps made: no block
                 if block.size:
                     self.blocks.append(block)
                     self.starts.append(total)
@@ -298,9 +159,10 @@ class ActionSpace:
         if code is None:
             entry = self.by_kind.get(move.kind)
             if entry is None:
-                if move.kind not in BLOCKS:
+                if move.kind not in BLOCKS and _member(move.kind) is None:
                     raise UnknownMoveKind(f"{move}: no integer actions for moves of kind "
-                                          f"{move.kind!r} yet (interpreter/actions.py, BLOCKS)")
+                                          f"{move.kind!r} yet (register its block: "
+                                          "stdlib/movekinds.py)")
                 raise GameError(f"{move}: {self.game.name}'s action space has no {move.kind} "
                                 "moves (its rules did not say they make them)")
             start, block = entry
@@ -340,16 +202,16 @@ class ActionSpace:
     def legal_actions(self, state: State) -> list[int]:
         """The legal moves of `state` as actions, ascending."""
         # Placements and moves, the common kinds, are numbered here directly; others by encode.
-        place = self.by_kind.get("place", (None,))[0]
-        move = self.by_kind.get("move", (None,))[0]
+        place = self.by_kind.get(PLACE.name, (None,))[0]
+        move = self.by_kind.get(MOVE.name, (None,))[0]
         n = len(self.game.sites)
         encode = self.encode
         out = []
         for m in state.legal_moves():
             kind = m.kind
-            if kind == "place" and place is not None:
+            if kind == PLACE.name and place is not None:
                 out.append(place + m.sites[0])
-            elif kind == "move" and move is not None:
+            elif kind == MOVE.name and move is not None:
                 a, b = m.sites
                 out.append(move + a * n + b)
             else:

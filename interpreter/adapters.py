@@ -19,8 +19,8 @@ values finite; it is the same whoever observes (it names the role to move). Its 
 order (`Observer.planes` names them):
 
 - one per kind of piece (in the order of the game's board values, neutral pieces included):
-  1 where such a piece stands (a pile: its count; a piece standing on a terrain also marks the
-  terrain's plane);
+  1 where such a piece stands (several on one site: their count; a piece standing on a
+  terrain also marks the terrain's plane);
 - one per special region (Mineway's mine): 1 on its sites;
 - one per role: all 1 for the role to move;
 - then, only in games where the position text can hold them: the phase (one plane per phase),
@@ -105,10 +105,6 @@ class Observer:
         self.sites = n = len(game.sites)
         self.planes: list[Plane] = []
         roles = game.players
-        # Piles (seeds in a pit): a board value per count; bases[v] is the pile of 1 of v's
-        # kind (0: not a pile), piles[v] the board values of v's piles by count.
-        piles: dict[int, tuple[int, ...]] = getattr(env, "piles", {})
-        bases = env.pile_base
 
         def kind_name(p: PieceType) -> str:
             if p.owner < 0:
@@ -117,20 +113,20 @@ class Observer:
                 return f"{p.name} ({p.symbol})"
             return f"{roles[p.owner]} {p.name} ({p.symbol})"
 
-        # Kinds of piece: the board values that are not piles of 2 or more.
-        kind_values = [v for v in range(1, len(env.pieces) + 1) if bases[v] in (0, v)]
+        # Kinds of piece: the board values that are kinds (a site holding several of a kind
+        # has a board value of its own, marked on its kind's plane with the count).
+        kind_values = [v for v in range(1, len(env.pieces) + 1) if env.kind_of(v) == v]
         self.kinds = len(kind_values)
         kind_plane = {v: i for i, v in enumerate(kind_values)}
         for v in kind_values:
             p = env.pieces[v - 1]
-            self._add(kind_name(p),
-                      len(piles[v]) - 1 if v in piles else 1.0)
+            self._add(kind_name(p), env.most_of(v))
         # Per board value: (kind plane, amount) pairs, relative to the first kind plane.
         self.marks: list[tuple[tuple[int, float], ...]] = [()]
         for v, p in enumerate(env.pieces, start=1):
-            marks = [(kind_plane[bases[v] or v], float(getattr(p, "count", 1)))]
+            marks = [(kind_plane[env.kind_of(v)], float(p.count))]
             if p.on:
-                marks.append((kind_plane[bases[p.on] or p.on], 1.0))
+                marks.append((kind_plane[env.kind_of(p.on)], 1.0))
             self.marks.append(tuple(marks))
         self.static: list[float] = [0.0] * (len(env.specials) * n)
         for i, (name, where) in enumerate(env.specials.items()):

@@ -26,9 +26,20 @@ from interpreter import parse_game
 from interpreter.agents import make_agent
 from interpreter.game import Game, State
 from stdlib.logic import phrase
+from stdlib.movekinds import declines, kind_of, move_kinds
 from stdlib.runtime import Move
 
-KINDS = ("place", "move", "multi", "exchange", "pass", "swap")
+
+def category(kind: str) -> str:
+    """How reports count a move of this kind: its registered category (see
+    stdlib/movekinds.py), or the kind itself when no module registered it."""
+    found = kind_of(kind)
+    return kind if found is None else found.category
+
+
+def categories() -> list[str]:
+    """The categories of move reports count, in the order they list them."""
+    return list(dict.fromkeys(k.category for k in move_kinds()))
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,7 @@ class GameResult:
 def forced_pass(moves: Sequence[Move]) -> bool:
     """Whether a decision among `moves` (the legal moves) is a forced pass: `pass` is the only
     legal move."""
-    return len(moves) == 1 and moves[0].kind == "pass"
+    return len(moves) == 1 and declines(moves[0].kind)
 
 
 class Turns:
@@ -115,14 +126,14 @@ def game_seed(base: int, index: int) -> int:
 
 
 @lru_cache(maxsize=8)
-def _compiled(text: str, source: str, options: tuple[tuple[str, object], ...]) -> Game:
+def _built(text: str, source: str, options: tuple[tuple[str, object], ...]) -> Game:
     return parse_game(text, source, **dict(options))
 
 
 def play_game(task: GameTask) -> GameResult:
     """Play one game of a task (a pure function of the task)."""
     try:
-        game = _compiled(task.text, task.source, task.options)
+        game = _built(task.text, task.source, task.options)
         agents = [make_agent(spec, game_seed(task.seed, r))
                   for r, spec in enumerate(task.agents)]
         bound = task.max_plies if task.max_plies is not None else 20 * len(game.sites)
@@ -190,7 +201,9 @@ class Report:
         moves = sum(lengths)
         kinds = Counter[str]()
         for r in played:
-            kinds.update(r.kinds)
+            for kind, count in r.kinds.items():
+                kinds[category(kind)] += count
+        order = [*categories(), *sorted(set(kinds) - set(categories()))]
         return {
             "game": self.game,
             "games": len(rs),
@@ -204,7 +217,7 @@ class Report:
                       "max": max(turns, default=0)},
             "branching": sum(r.branching for r in played) / moves if moves else 0.0,
             "moves": {k: {"count": kinds[k], "share": kinds[k] / moves if moves else 0.0}
-                      for k in KINDS if kinds[k]},
+                      for k in order if kinds[k]},
             "bound_hits": sum(1 for r in played if r.bound_hit),
             "stuck": sum(1 for r in played if not r.ended and not r.bound_hit),
             "endings": dict(Counter(r.reason for r in played if r.ended).most_common()),

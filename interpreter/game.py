@@ -17,6 +17,7 @@ from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash, situation
+from stdlib.movekinds import Refused, kind_of, move_kinds
 from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
 from stdlib.steps import Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
@@ -643,77 +644,50 @@ class Game:
         for m in legal:
             if m.sites == sites and m.kind == kind:
                 return m
-        if kind == "place":  # a group of one site, a removal and a sowing are written as a
-            for m in legal:  # placement
-                if (m.kind in ("multi", "remove") and m.sites == sites) or (
-                        m.kind == "sow" and m.sites[0] == sites[0]):
+        for m in legal:  # a move of another kind written alike (a group of one site, ...)
+            if m.kind != kind:
+                other = kind_of(m.kind)
+                if other is not None and other.matches(m.kind, m.sites, key):
                     return m
         raise IllegalMoveError(f"{text}: {self.why_illegal(state, key)}")
 
     def why_illegal(self, state: State, key: tuple[str, tuple[int, ...]]) -> str:
+        """Why the move written as `key` (what its notation reads as) is not legal: the reason
+        the rules gave, else what the kinds of move concerned say (stdlib/movekinds.py: the
+        kinds of the legal moves first, then the kind written), else how moves here are
+        written."""
         kind, sites = key
         explain: dict[Any, str] = {}
         moves = self.generate(state, explain)
         if key in explain:
             return explain[key]
-        if kind == "place" and ("multi", sites) in explain:  # a group of one site
-            return explain[("multi", sites)]
-        names = self.sites
+        for (other, where), why in explain.items():  # a move written alike, refused
+            found = kind_of(other)
+            if other != kind and found is not None and found.matches(other, where, key):
+                return why
         role = self.players[state.to_move]
-        if kind == "place" and any(m.kind == "sow" for m in moves):
-            for (k, where), why in explain.items():
-                if k == "sow" and where[0] == sites[0]:
-                    return why
-            if state.board[sites[0]] == EMPTY:
-                return f"{names[sites[0]]} is empty: there is nothing to sow"
-            return f"{names[sites[0]]} is not a pit {role} may sow from now"
-        if kind != "place" and moves and all(m.kind == "remove" for m in moves):
-            return (f"{role} must take a piece now: write its site "
-                    f"(e.g. {names[moves[0].sites[0]]})")
-        if kind == "place" and any(m.kind == "remove" for m in moves):
-            if ("remove", sites) in explain:
-                return explain[("remove", sites)]
-            if state.board[sites[0]] == EMPTY:
-                return f"there is no piece on {names[sites[0]]} to take"
-            return f"the piece on {names[sites[0]]} may not be taken now"
-        if kind == "swap":
-            if not self.pie:
-                return "this game has no pie rule"
-            return "swap is allowed only as the second player's first move"
-        if kind == "pass":
-            return f"passing is not allowed while there are other moves ({len(moves)} legal)"
-        if kind in ("place", "move") and sites[-1] in self.env.special_symbol:
-            special = [k for k, v in self.env.specials.items() if sites[-1] in v]
-            return f"{names[sites[-1]]} is the {special[0]}, where no piece ever stands"
-        if kind == "place" and state.board[sites[0]] != EMPTY:
-            return f"{names[sites[0]]} is occupied"
-        if moves_a_piece(kind):
-            frm = sites[0]
-            if self.owner[state.board[frm]] != state.to_move:
-                return f"{names[frm]} holds no piece of {role}'s"
-            if any(moves_a_piece(m.kind) for m in moves):
-                if kind == "move" and any(m.kind.startswith("move=") and m.sites == sites
-                                          for m in moves):
-                    return (f"{names[sites[0]]}-{names[sites[1]]} promotes: say to what, "
-                            f"e.g. {names[sites[0]]}-{names[sites[1]]}=Q")
-                if kind != "move" and any(m.kind == "move" and m.sites == sites
-                                          for m in moves):
-                    return f"{names[sites[0]]}-{names[sites[1]]} does not promote"
-                targets = list(dict.fromkeys(names[m.sites[1]] for m in moves
-                                             if moves_a_piece(m.kind) and m.sites[0] == frm))
-                if not targets:
-                    return f"the piece on {names[frm]} cannot move now"
-                if sites[1] in [m.sites[1] for m in moves if m.sites[:1] == (frm,)]:
-                    return f"not a promotion {role} may choose here"
-                return f"the piece on {names[frm]} can move only to {', '.join(targets)}"
-        kinds = sorted({"move" if moves_a_piece(m.kind) else m.kind for m in moves}
-                       - {"pass", "swap"})
-        if not kinds or kind in kinds:
+        refused = Refused(kind, sites, moves, explain, state.board, self.owner, state.to_move,
+                          role, self.sites, self.env.specials, self.env.special_symbol,
+                          self.pie)
+        written = kind_of(kind)
+        legal = {kind_of(m.kind) for m in moves}
+        for k in move_kinds():
+            if k.refuse is not None and k is not written and k in legal:
+                reason = k.refuse(refused)
+                if reason is not None:
+                    return reason
+        if written is not None and written.refuse is not None:
+            reason = written.refuse(refused)
+            if reason is not None:
+                return reason
+        hints: dict[str, None] = {}  # how the legal moves are written, but declining
+        for name in sorted({m.kind for m in moves}):
+            found = kind_of(name)
+            if found is not None and found.hint is not None:
+                hints.setdefault(found.hint)
+        if not hints or (written is not None and written.hint in hints):
             return f"not a legal move for {role} now"
-        hint = {"place": "a site (c3)", "move": "from-to (c3-d4)", "remove": "a site (c3)",
-                "sow": "a site (c3)", "multi": "sites joined by ',' (c3,c4)",
-                "exchange": "a<>b (e5<>f5)"}
-        expected = " or ".join(dict.fromkeys(hint.get(k, k) for k in kinds))
+        expected = " or ".join(hints)
         return f"not a legal move for {role} now (moves here are written {expected})"
 
     def apply(self, state: State, move: Move) -> State:

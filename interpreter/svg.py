@@ -186,10 +186,10 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
 
     # Pieces: circles; a piece others stand on (a tile) fills its cell.
     terrains = {p.on for p in env.pieces if p.on != EMPTY}
-    piled = set(env.piles)  # the piles of 1 (piles of more have a count above 1)
+    counted = {v for v in range(1, len(env.pieces) + 1) if env.most_of(v) > 1}
     lettered = {r for r, name in enumerate(game.players) if name.lower() not in NAMED_COLOURS}
-    # A role's further kinds of piece (a draughts king, chess's pieces but the pawn) show
-    # their letter, so that kinds are told apart; the role's own piece stays plain.
+    # A role's further kinds of piece (a king, say) show their letter, so that kinds are
+    # told apart; the role's own piece stays plain.
     extra_kinds = {p.value for p in env.pieces if p.owner >= 0 and p.value != env.piece_of(
         p.owner)}
     for s in range(topo.size):
@@ -210,7 +210,7 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
             continue
         out.append(f'<circle {common} stroke-width="1.5" cx="{_num(x)}" cy="{_num(y)}" '
                    f'r="{_num(cell * 0.36)}">{hint}</circle>')
-        if piece.value in piled or piece.count > 1:  # a pile shows how many it holds
+        if piece.value in counted or piece.count > 1:  # a count shows how many it holds
             out.append(f'<text class="count" x="{_num(x)}" y="{_num(y + cell * 0.14)}" '
                        f'font-size="{_num(cell * 0.4)}" font-weight="bold" fill="#000000" '
                        f'text-anchor="middle">{piece.count}</text>')

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from interpreter.errors import PositionError
 from stdlib.history import read_cells, write_cells
-from stdlib.runtime import EMPTY, MAX_PILE
+from stdlib.runtime import EMPTY
 
 if TYPE_CHECKING:
     from interpreter.game import Game, State
@@ -105,7 +105,6 @@ def parse_position(game: Game, text: str) -> State:
     from interpreter.game import State
 
     topo = game.env.topology
-    symbols = {sym: v for v, sym in enumerate(symbol_table(game))}
     rows: list[tuple[int, list[str]]] = []
     keys: dict[str, tuple[int, str]] = {}
     spelled: dict[str, str] = {}  # each key as the text wrote it, for messages
@@ -127,7 +126,6 @@ def parse_position(game: Game, text: str) -> State:
     if len(rows) != len(topo.rows):
         raise PositionError(f"the board has {len(topo.rows)} rows, the text has {len(rows)}")
     board = [EMPTY] * topo.size
-    piled = bool(game.env.piles)
     for (number, cells), sites in zip(rows, topo.rows, strict=True):
         if len(cells) != len(sites):
             raise PositionError(f"line {number}: this row has {len(sites)} cells, the text has "
@@ -139,17 +137,10 @@ def parse_position(game: Game, text: str) -> State:
                     raise PositionError(f"line {number}: {topo.names[site]} is a special site, "
                                         f"written {special!r}, not {cell!r}")
                 continue
-            if cell == "0" and piled:  # an empty pit may be written as its count too
-                continue
-            if cell not in symbols:
-                if piled and cell.lstrip("-").isdigit():
-                    raise PositionError(f"line {number}: {cell!r} at {topo.names[site]}: a pile "
-                                        f"holds 1 to {MAX_PILE} (. or 0 when empty)")
-                known = " ".join(k for k in symbols if not (piled and k.isdigit()))
-                known += f" 1-{MAX_PILE} (piles)" if piled else ""
-                raise PositionError(f"line {number}: unknown symbol {cell!r} at {topo.names[site]}"
-                                    f" (symbols: {known})")
-            board[site] = symbols[cell]
+            try:
+                board[site] = game.env.read_cell(cell, topo.names[site])
+            except ValueError as exc:
+                raise PositionError(f"line {number}: {exc}") from None
     to_move = game.first
     if "mover" in keys:
         number, value = keys.pop("mover")

@@ -8,10 +8,32 @@ reason an `IllegalMoveError` gives."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
+from typing import Any
 
+from dsl.ast import Form, Int, Keyword, ListNode, Node
+from dsl.errors import GameError
 from stdlib.budget import MAX_GROUPS, Budget
+from stdlib.movekinds import (
+    MOVE,
+    SITE,
+    Block,
+    Key,
+    MoveKind,
+    NotationError,
+    Refused,
+    SetBlock,
+    SiteOf,
+    Sites,
+    Syntax,
+    kind_of,
+    pair_block,
+    refuse_piece_move,
+    register,
+    site_block,
+    written_as_site,
+)
 from stdlib.registry import ludeme
 from stdlib.runtime import (
     EMPTY,
@@ -30,6 +52,147 @@ from stdlib.runtime import (
 from stdlib.types import Capture, CellKind, Cond, Direction, Moves, Pattern, Region
 
 Filter = Callable[[Ctx], bool] | None
+
+
+# The kinds of move made here besides placing and moving (see stdlib/movekinds.py) -----------
+
+def _write_sites(kind: str, sites: Sites, names: Sequence[str]) -> str:
+    return ",".join(names[s] for s in sites)
+
+
+def _read_sites(text: str, site_of: SiteOf) -> Key | None:
+    if "," not in text:
+        return None
+    sites = [site_of(p.strip()) for p in text.split(",")]
+    if len(set(sites)) != len(sites):
+        raise NotationError(f"{text}: the same site is named twice")
+    return "multi", tuple(sorted(sites))
+
+
+def _write_exchange(kind: str, sites: Sites, names: Sequence[str]) -> str:
+    return f"{names[sites[0]]}<>{names[sites[1]]}"
+
+
+def _read_exchange(text: str, site_of: SiteOf) -> Key | None:
+    if "<>" not in text:
+        return None
+    parts = text.split("<>")
+    if len(parts) != 2:
+        raise NotationError(f"{text}: an exchange is written a<>b")
+    a, b = (site_of(p.strip()) for p in parts)
+    if a == b:
+        raise NotationError(f"{text}: an exchange needs two different sites")
+    return "exchange", tuple(sorted((a, b)))
+
+
+def _write_promotion(kind: str, sites: Sites, names: Sequence[str]) -> str:
+    return f"{names[sites[0]]}-{names[sites[1]]}{kind[len(PROMOTION_PREFIX) - 1:]}"
+
+
+def _read_promotion(text: str, site_of: SiteOf) -> Key | None:
+    if "-" not in text or "=" not in text:
+        return None
+    body, _, promoted = text.partition("=")
+    parts = body.split("-")
+    if len(parts) != 2:
+        raise NotationError(f"{text}: a move is written from-to, e.g. c3-d4")
+    a, b = (site_of(p.strip()) for p in parts)
+    letter = promoted.strip()  # the piece's letter, either case
+    if len(letter) != 1 or not letter.isalpha():
+        raise NotationError(f"{text}: a promotion is written with the new piece's letter, "
+                            "e.g. e7-e8=Q")
+    return f"{PROMOTION_PREFIX}{letter.upper()}", (a, b)
+
+
+def _refuse_take(q: Refused) -> str | None:
+    """A removal is written as its site: why that site may not be taken; written otherwise,
+    when removals are all the mover may do, say so."""
+    names, role = q.names, q.role
+    if q.written is None or q.written.syntax is not SITE:
+        if q.moves and all(kind_of(m.kind) is REMOVE for m in q.moves):
+            return (f"{role} must take a piece now: write its site "
+                    f"(e.g. {names[q.moves[0].sites[0]]})")
+        return None
+    site = q.sites[0]
+    if q.board[site] == EMPTY:
+        return f"there is no piece on {names[site]} to take"
+    return f"the piece on {names[site]} may not be taken now"
+
+
+def _refuse_promotion(q: Refused) -> str | None:
+    """Written without the new piece where it promotes, or with one where it does not."""
+    names, (a, b) = q.names, (q.sites + (-1, -1))[:2]
+    if q.written is not PROMOTION:
+        if q.kind == MOVE.name and any(kind_of(m.kind) is PROMOTION and m.sites == q.sites
+                                       for m in q.moves):
+            return f"{names[a]}-{names[b]} promotes: say to what, e.g. {names[a]}-{names[b]}=Q"
+        return None
+    if q.owner[q.board[a]] == q.mover and any(m.kind == MOVE.name and m.sites == q.sites
+                                              for m in q.moves):
+        return f"{names[a]}-{names[b]} does not promote"
+    return refuse_piece_move(q)
+
+
+def _multi_block(game: Any, kind: str) -> Block:
+    ks = group_sizes(game)
+    if not ks:
+        raise GameError(f"{game.name}: makes moves of several sites, but the action space "
+                        "cannot tell how many sites (no place-group form)")
+    return SetBlock(kind, len(game.sites), ks)
+
+
+def group_sizes(game: Any) -> tuple[int, ...]:
+    """The numbers of sites of the `multi` moves a game can make: the sizes of its place-group
+    forms (read from the game as expanded with its options)."""
+    sizes: set[int] = set()
+    for node in _nodes(game.expansion.game):
+        if isinstance(node, Form) and node.head == "place-group" and node.args \
+                and isinstance(node.args[0], Int):
+            sizes.add(node.args[0].value)
+    return tuple(sorted(k for k in sizes if 1 <= k <= len(game.sites)))
+
+
+def _nodes(node: Node) -> Iterator[Node]:
+    yield node
+    if isinstance(node, Form):
+        for child in (*node.args, *node.kwargs):
+            yield from _nodes(child)
+    elif isinstance(node, ListNode):
+        for child in node.items:
+            yield from _nodes(child)
+    elif isinstance(node, Keyword):
+        yield from _nodes(node.value)
+
+
+def _pair_set_block(game: Any, kind: str) -> Block:
+    return SetBlock(kind, len(game.sites), (2,))
+
+
+def _multi_matches(kind: str, sites: Sites, written: Key) -> bool:
+    return written == (kind, sites) or written_as_site(kind, sites, written)
+
+
+# Several placements in one move (place-group): `c3,c4`, any order; a group of one site is
+# written as that site.
+MULTI = register(MoveKind("multi", Syntax("sites", 20, _write_sites, _read_sites), "multi", 3,
+                          _multi_block, hint="sites joined by ',' (c3,c4)", click="multi",
+                          matches=_multi_matches))
+# Exchanging the contents of two sites: `e5<>f5`, either order.
+EXCHANGE = register(MoveKind("exchange", Syntax("exchange", 10, _write_exchange, _read_exchange),
+                             "exchange", 2, _pair_set_block, hint="a<>b (e5<>f5)",
+                             click="exchange"))
+# A chosen capture (take): written as its site, like a placement.
+REMOVE = register(MoveKind("remove", SITE, "remove", 6, site_block, hint="a site (c3)",
+                           click="place", clicked=1, matches=written_as_site,
+                           refuse=_refuse_take))
+# A move that promotes on arrival (promoting), one kind per new piece's letter: `e7-e8=Q`,
+# kind "move=Q". Its integer actions come after every other kind's, a from * N + to block
+# per letter, in the letters' order.
+PROMOTION_PREFIX = "move="
+PROMOTION = register(MoveKind(PROMOTION_PREFIX, Syntax("promotion", 30, _write_promotion,
+                                                       _read_promotion),
+                              "promotion", 1000, pair_block, hint="from-to (c3-d4)",
+                              moves_piece=True, click="move", refuse=_refuse_promotion))
 
 
 def refusal(condition: Callable[[Ctx], bool], held: bool) -> str:
@@ -741,7 +904,7 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
                 continue
             to_site = m.sites[-1]
             for letter, value in choices[ctx.mover]:
-                kind = f"move={letter}"
+                kind = f"{PROMOTION_PREFIX}{letter}"
                 changes = tuple((s, value if s == to_site else v) for s, v in m.changes)
                 key = (kind, m.sites[0], to_site, changes)
                 promoted = made.get(key)
@@ -749,7 +912,7 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
                     promoted = made[key] = Move(kind, m.sites, changes, names)
                 out.append(promoted)
         return out
-    promotions = frozenset(f"move={letter}" for here in choices for letter, _ in here)
+    promotions = frozenset(f"{PROMOTION_PREFIX}{letter}" for here in choices for letter, _ in here)
     generate.kinds = (getattr(moves, "kinds", None) or frozenset()) | promotions  # type: ignore[attr-defined]
     if hasattr(moves, "attacks"):
         generate.attacks = moves.attacks  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from typing import Any
 
 from dsl.ast import Span
 from dsl.errors import Diagnostic
+from stdlib import movekinds
 from stdlib.boards import Topology
 
 EMPTY = 0  # board value of an empty site
@@ -19,11 +20,13 @@ NEUTRAL = -2  # owner of a piece that belongs to no player
 
 
 class Move:
-    """One decision: placing, moving, placing several, exchanging, passing or swapping sides.
+    """One decision: placing, moving, placing several, exchanging, passing or swapping sides,
+    taking a piece off, sowing...
 
-    `kind` and `sites` identify the move (and give its notation); `changes` are the
-    (site, new board value) pairs it makes, captures included. Two moves are equal when their
-    notation is."""
+    `kind` and `sites` identify the move (and give its notation); `kind` names an entry of the
+    registry of move kinds (stdlib/movekinds.py: notation, integer actions, refusals...).
+    `changes` are the (site, new board value) pairs it makes, captures included. Two moves are
+    equal when their notation is."""
 
     __slots__ = ("kind", "sites", "changes", "names", "_changed")
 
@@ -130,26 +133,18 @@ MAX_PILE = 255  # the most pieces a pile may hold on one site
 
 def moves_a_piece(kind: str) -> bool:
     """Does a move of this kind take a piece from one site (its first) to another (its
-    last)? Plain moves (`c3-d4`) and moves that promote on arrival (`e7-e8=Q`)."""
-    return kind == "move" or kind.startswith("move=")
+    last)? Plain moves (`c3-d4`) and moves that promote on arrival (`e7-e8=Q`): each kind says
+    so in the registry of move kinds (stdlib/movekinds.py)."""
+    return movekinds.moves_a_piece(kind)
 
 
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
-    if kind in ("place", "remove", "sow"):  # a removal as its site, sowing as the site sown
-        return names[sites[0]]
-    if kind == "move":
-        return f"{names[sites[0]]}-{names[sites[1]]}"
-    if kind.startswith("move="):  # a move that promotes, as chess writes it: e7-e8=Q
-        return f"{names[sites[0]]}-{names[sites[1]]}{kind[4:]}"
-    if kind == "multi":
-        return ",".join(names[s] for s in sites)
-    if kind == "exchange":
-        return f"{names[sites[0]]}<>{names[sites[1]]}"
-    return kind  # "pass", "swap"
+    """A move's notation, as its kind writes it (see stdlib/movekinds.py)."""
+    return movekinds.write(kind, sites, names)
 
 
 def pass_move(names: tuple[str, ...]) -> Move:
-    return Move("pass", (), (), names)
+    return Move(movekinds.PASS.name, (), (), names)
 
 
 @dataclass(frozen=True)
@@ -432,6 +427,36 @@ class Env:
         """The role an expression names outside play (in a section, the start position): it
         is judged on an empty board with the first role to move."""
         return int(role(Ctx([0] * self.topology.size, 0, None, self, self.owner)))
+
+    # Counts on sites (piles), as the engine's readers and writers of positions see them ----
+    def kind_of(self, value: int) -> int:
+        """The board value of the kind a board value is (a pile of any count: its pile of
+        1; any other piece: itself)."""
+        return self.pile_base[value] or value
+
+    def most_of(self, value: int) -> int:
+        """The most pieces of a kind (given by its board value) one site may hold."""
+        table = self.piles.get(value)
+        return len(table) - 1 if table is not None else 1
+
+    def read_cell(self, cell: str, site: str) -> int:
+        """The board value a cell of position text stands for (`.`, a piece's symbol, a
+        count); ValueError saying why it stands for none."""
+        symbols = self.__dict__.get("_cells")
+        if symbols is None:
+            symbols = self.__dict__["_cells"] = {".": EMPTY,
+                                                 **{p.symbol: p.value for p in self.pieces}}
+        counted = bool(self.piles)
+        if cell == "0" and counted:  # an empty pit may be written as its count too
+            return EMPTY
+        if cell in symbols:
+            return symbols[cell]
+        if counted and cell.lstrip("-").isdigit():
+            raise ValueError(f"{cell!r} at {site}: a pile holds 1 to {MAX_PILE} "
+                             "(. or 0 when empty)")
+        known = " ".join(k for k in symbols if not (counted and k.isdigit()))
+        known += f" 1-{MAX_PILE} (piles)" if counted else ""
+        raise ValueError(f"unknown symbol {cell!r} at {site} (symbols: {known})")
 
     def pile_value(self, value: int, count: int) -> int | None:
         """The board value of a pile of `count` of the pile kind that `value` is a pile of

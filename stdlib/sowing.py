@@ -12,12 +12,37 @@ from collections.abc import Collection, Sequence
 
 from dsl.errors import GameError
 from stdlib.effects import Changes, Effect
+from stdlib.movekinds import (
+    SITE,
+    MoveKind,
+    Refused,
+    first_site_block,
+    register,
+    written_as_first_site,
+)
 from stdlib.moves import accept, kinded
 from stdlib.regions import static
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, MAX_PILE, Ctx, Env, Move
 from stdlib.steps import Changing
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr, SiteExpr
+
+
+def _refuse_sow(q: Refused) -> str | None:
+    """A sowing is written as the pit sown from: why that pit may not be sown now."""
+    if q.written is None or q.written.syntax is not SITE:
+        return None
+    site = q.sites[0]
+    if q.board[site] == EMPTY:
+        return f"{q.names[site]} is empty: there is nothing to sow"
+    return f"{q.names[site]} is not a pit {q.role} may sow from now"
+
+
+# Sowing: recorded as (the pit sown from, the last pit sown into), written as the pit sown
+# from, like a placement, and clicked there.
+SOW = register(MoveKind("sow", SITE, "sow", 7, first_site_block, hint="a site (c3)",
+                        click="place", clicked=1, matches=written_as_first_site,
+                        refuse=_refuse_sow))
 
 
 @ludeme("sites Named")
@@ -194,7 +219,7 @@ def sow(env: Env, region: Region, *, track: str = "Loop", skip: Region | None = 
             value = pile(table, counts[site], names[site])
             if site == s or value != board[site]:
                 out.append((site, value))
-        return Move("sow", (s, t), tuple(out), names)
+        return Move(SOW.name, (s, t), tuple(out), names)
 
     def generate(ctx: Ctx) -> list[Move]:
         if not nexts:

@@ -25,7 +25,8 @@ from interpreter.display import status
 from interpreter.game import Game, State
 from interpreter.record import RecordError, format_option, format_record, parse_record, replay
 from interpreter.svg import render_svg
-from stdlib.runtime import Move, moves_a_piece
+from stdlib.movekinds import kind_of
+from stdlib.runtime import Move
 
 # The most legal moves a view lists (the page needs them to know what a click means).
 MAX_LISTED_MOVES = 20_000
@@ -247,6 +248,7 @@ class Session:
             names = game.sites
             legal = [] if state.is_over else state.legal_moves()
             listed = [clickable(m, names) for m in legal[:MAX_LISTED_MOVES]]
+            pressed = buttons(legal)
             roles = [before.mover or "" for before in self.history[:len(self.moves)]]
             return {
                 "version": self.version, "file": self.source,
@@ -259,8 +261,8 @@ class Session:
                 "moves": [{"role": r, "move": m} for r, m in zip(roles, self.moves,
                                                                  strict=True)],
                 "legal": listed, "legal_count": len(legal),
-                "can_pass": any(m.kind == "pass" for m in legal),
-                "can_swap": any(m.kind == "swap" for m in legal),
+                "can_pass": "pass" in pressed,
+                "can_swap": "swap" in pressed,
                 "can_undo": len(self.history) > 1,
                 "stuck": not state.is_over and not legal,
                 "position": state.to_text(), "from_position": self.start_text is not None,
@@ -314,14 +316,25 @@ class SessionStore:
             del self._sessions[token]
 
 
+def buttons(legal: list[Move]) -> set[str]:
+    """The buttons the legal moves need (`pass`, `swap`): the clicks of kinds without sites."""
+    out = set()
+    for m in legal:
+        kind = kind_of(m.kind)
+        if kind is not None and kind.clicked is None and not m.sites:
+            out.add(kind.click)
+    return out
+
+
 def clickable(move: Move, names: tuple[str, ...]) -> dict[str, Any]:
     """A legal move as the page clicks it: its notation, and the kind and sites of the clicks
-    that make it. A removal (Morris) and a sowing are one click on their site, like a
-    placement; a promotion is a move (the page offers a button per piece when several moves
-    fit the same clicks)."""
-    kind, sites = move.kind, move.sites
-    if kind in ("remove", "sow"):
-        kind, sites = "place", sites[:1]
-    elif moves_a_piece(kind):
-        kind = "move"
-    return {"n": str(move), "k": kind, "s": [names[s] for s in sites]}
+    that make it, as the move's kind registers them (stdlib/movekinds.py): a removal (Morris)
+    and a sowing are one click on their site, like a placement; a promotion is a move (the
+    page offers a button per piece when several moves fit the same clicks)."""
+    kind = kind_of(move.kind)
+    click, sites = move.kind, move.sites
+    if kind is not None:
+        click = kind.click or move.kind
+        if kind.clicked is not None:
+            sites = sites[:kind.clicked]
+    return {"n": str(move), "k": click, "s": [names[s] for s in sites]}
