@@ -590,11 +590,15 @@ class Surrounded(AnyRegion):
                     if u == EMPTY:
                         if t not in no_piece:
                             return True
-                    elif owner[u] == r and has_room(t):
-                        return True
+                    elif owner[u] == r:
+                        known = roomy[t]
+                        if known == 1 or (not known and has_room(t)):
+                            return True
                 return False
             for t in adjacency[site]:
-                if owner[board[t]] == r and not has_room(t):
-                    return False
+                if owner[board[t]] == r:
+                    known = roomy[t]
+                    if known == 2 or (not known and not has_room(t)):
+                        return False
             return True
         return certainly_none
