@@ -251,13 +251,18 @@ def test_not_forms_names_the_pattern_that_formed() -> None:
 
 # --- end conditions ------------------------------------------------------------------------------
 
-def test_a_game_ended_by_an_or_is_ended_by_the_alternative_that_held() -> None:
+def test_a_game_ended_by_an_or_is_ended_by_the_rule_whichever_alternative_held() -> None:
+    """An end rule keeps one name (the one `end_reasons` lists and analyses count by), even
+    though its condition words itself as judged; name the alternatives with (named ...) to
+    tell them apart."""
     game = parse_game(game_text("(place (sites Empty))", end="(if (or (line 3) (full)) (draw))"),
                       source="t.game")
+    rule = game.end_reasons()[0]
+    assert "3 in a row" in rule and "full" in rule
     lined = game.from_text("X X .\nO O .\n. . .\nmover: X").play("c3")
-    assert lined.outcome is not None and lined.outcome.reason == "3 in a row"
+    assert lined.outcome is not None and lined.outcome.reason == rule
     filled = game.from_text("X O X\nX O O\nO X .\nmover: X").play("c1")
-    assert filled.outcome is not None and filled.outcome.reason == "the board is full"
+    assert filled.outcome is not None and filled.outcome.reason == rule
 
 
 # --- degenerate counts are refused when the game is loaded ---------------------------------------
