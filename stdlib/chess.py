@@ -237,12 +237,11 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
         return plans
 
     def update(old: list[int], new: list[int], changed: tuple[int, ...], lost: Any) -> Any:
-        lost = set(lost or ())
-        for c in rights():
-            _, k, rk = c.right
-            if c.right not in lost and (k in changed or rk in changed):
-                lost.add(c.right)
-        return frozenset(lost) or None
+        gone = [c.right for c in rights() if (c.right[1] in changed or c.right[2] in changed)
+                and not (lost and c.right in lost)]
+        if not gone:
+            return lost or None
+        return frozenset(lost or ()) | frozenset(gone)
 
     def render(lost: Any) -> str:
         held = "".join(c.letter for c in sorted(rights(), key=lambda c: (c.right[0], c.letter))
@@ -260,16 +259,15 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
 
     env.memories.append(Memory("castling", update, render, parse))
 
+    def refuse(ctx: Ctx, move: Move, why: str) -> None:
+        if ctx.explain is not None:
+            ctx.explain.setdefault(move.key, why)
+
     def generate(ctx: Ctx) -> list[Move]:
         state = ctx.state
         lost = state.memory[slot] if state is not None else None
         board, mover = ctx.board, ctx.mover
         out: list[Move] = []
-
-        def refuse(move: Move, why: str) -> None:
-            if ctx.explain is not None:
-                ctx.explain.setdefault(move.key, why)
-
         for c in rights():
             r, k, rk = c.right
             if r != mover or c.move is None:
@@ -278,14 +276,15 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
             if board[k] != king_value:
                 continue
             if (lost and c.right in lost) or board[rk] != rook_value:
-                refuse(c.move, "castling is no longer allowed on that side: the king or that "
-                       "rook has moved")
+                refuse(ctx, c.move, "castling is no longer allowed on that side: the king or "
+                       "that rook has moved")
                 continue
-            if any(board[s] != EMPTY for s in c.between):
-                refuse(c.move, "to castle, the squares the king and rook cross must be empty")
+            if not all(board[s] == EMPTY for s in c.between):
+                refuse(ctx, c.move, "to castle, the squares the king and rook cross must be "
+                       "empty")
                 continue
             if any(test(ctx, s, (mover + 1) % roles) for s in c.path):
-                refuse(c.move, "the king may not castle out of, through or into check")
+                refuse(ctx, c.move, "the king may not castle out of, through or into check")
                 continue
             accept(ctx, c.move, c.move.sites[1], k, None, None, out, from_hand=False)
         return out
@@ -314,22 +313,30 @@ def en_passant(env: Env, piece: str) -> Moves:
     at = {(c, r): s for s, (c, r) in enumerate(zip(topo.col_of, topo.row_of, strict=True))}
     slot = len(env.memories)
 
-    def passed(old: list[int], new: list[int], changed: tuple[int, ...]) -> int | None:
-        """The site a piece of the kind just passed over in a two-site straight move."""
-        gone = [s for s in changed if old[s] in kinds and new[s] == EMPTY]
-        came = [t for t in changed if new[t] in kinds and old[t] == EMPTY]
-        if len(gone) != 1 or len(came) != 1:
-            return None
-        s, t = gone[0], came[0]
-        if topo.col_of[s] != topo.col_of[t] or abs(topo.row_of[s] - topo.row_of[t]) != 2:
-            return None
-        return at.get((topo.col_of[s], (topo.row_of[s] + topo.row_of[t]) // 2))
+    # (site left, site reached) of a two-site straight move -> the site passed over.
+    double: dict[tuple[int, int], int] = {}
+    for (c, r), s in at.items():
+        for dr in (2, -2):
+            reached, middle = at.get((c, r + dr), -1), at.get((c, r + dr // 2), -1)
+            if reached >= 0 and middle >= 0:
+                double[(s, reached)] = middle
 
     def update(old: list[int], new: list[int], changed: tuple[int, ...], _: Any) -> Any:
-        site = passed(old, new, changed)
+        # The one piece of the kind that left a site for an empty one, if one did.
+        gone = landed = -1
+        for x in changed:
+            if new[x] == EMPTY:
+                if old[x] in kinds:
+                    if gone >= 0:
+                        return None
+                    gone = x
+            elif old[x] == EMPTY and new[x] in kinds:
+                if landed >= 0:
+                    return None
+                landed = x
+        site = double.get((gone, landed))
         if site is None:
             return None
-        landed = next(t for t in changed if new[t] in kinds and old[t] == EMPTY)
         them = owner[new[landed]]
         if any(new[b] in kinds and owner[new[b]] != them for b in beside[landed]):
             return (site, landed)  # threatened: the capture is possible

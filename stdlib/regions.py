@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Collection, Sequence
 
-from stdlib.logic import quiet, site_table
+from stdlib.logic import AnyRegion, quiet, site_table
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
 from stdlib.types import Cond, Corner, Direction, Region, Regions, RoleExpr, Side, SiteExpr
@@ -97,6 +97,41 @@ class RoleSites(Tracker):
         return [list(sites) for sites in data]
 
 
+class KindSites(AnyRegion):
+    """The sites holding pieces of some kinds: of one role's (`role`), or of any role's."""
+
+    def __init__(self, by_role: list[list[int]], every: list[int], role: RoleExpr | None
+                 ) -> None:
+        self.by_role = by_role
+        self.every = every
+        self.role = role
+
+    def values(self, ctx: Ctx) -> list[int]:
+        """The board values whose sites the region is (read by (attacked ...)'s screen)."""
+        return self.by_role[self.role(ctx)] if self.role is not None else self.every
+
+    def __call__(self, ctx: Ctx) -> list[int]:
+        board = ctx.board
+        out: list[int] = []
+        for v in self.values(ctx):
+            i = -1
+            try:  # scans at C speed; kinds are usually few on the board
+                while True:
+                    i = board.index(v, i + 1)
+                    out.append(i)
+            except ValueError:
+                pass
+        out.sort()
+        return out
+
+    def any(self, ctx: Ctx) -> bool:
+        board = ctx.board
+        for v in self.values(ctx):
+            if v in board:
+                return True
+        return False
+
+
 @ludeme("sites Occupied")
 def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | None = None
                    ) -> Region:
@@ -114,23 +149,7 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
         by_role = [sorted(v for v in values if owner[v] == r) for r in range(len(env.roles))]
         every = sorted(values)
 
-        def of_kinds(ctx: Ctx) -> list[int]:
-            board = ctx.board
-            out: list[int] = []
-            for v in (by_role[role(ctx)] if role is not None else every):
-                i = -1
-                try:  # scans at C speed; kinds are usually few on the board
-                    while True:
-                        i = board.index(v, i + 1)
-                        out.append(i)
-                except ValueError:
-                    pass
-            out.sort()
-            return out
-        # The board values whose sites the region is (read by (attacked ...)'s screen).
-        of_kinds.values = (  # type: ignore[attr-defined]
-            lambda ctx: by_role[role(ctx)] if role is not None else every)
-        return of_kinds
+        return KindSites(by_role, every, role)
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
     pieces = env.shared.get("role sites")
