@@ -75,28 +75,48 @@ class Attacked:
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
         """A test true of the moves that certainly leave the condition false (ctx: the
-        position before them, its mover the one moving; None: try every move). Sound
-        because a role expression is a function of the mover alone (Mover, Next, Prev), the
-        region is the sites holding its values, and each attack's answer can become true only
-        by a piece of the attacker arriving or a site of one of its lines being emptied (see
-        AttackTest.lines). So a move is passed when the condition is false now, it changes no
-        site of the region and puts no value of the region, nor a piece of the attacker,
-        anywhere, and it does not empty every piece between a region's site and the first
-        attacking piece of one of its lines (it empties no pinned piece, the only one there,
-        and not two of several). Anything else is tried: a king's move, castling, en passant
-        emptying two sites of a rank, any move while in check."""
+        position before them, its mover the one moving; None: try every move).
+
+        Most moves are passed at a glance, soundly because a role expression is a function
+        of the mover alone (Mover, Next, Prev), the region is the sites holding its values,
+        and each attack's answer can become true only by a piece of the attacker arriving or
+        a site of one of its lines being emptied (see AttackTest.lines): when the condition
+        is false now, a move that changes no site of the region and puts no value of the
+        region, nor a piece of the attacker, anywhere, and does not empty every piece
+        between a region's site and the first attacking piece of one of its lines (no pinned
+        piece, the only one there, and not two of several) leaves it false. Any other move
+        (a king's, castling, en passant emptying two sites of the king's rank, a pinned
+        piece's, every move while in check) is judged exactly: its changes made on the board
+        in place, the condition judged, the board put back; passed if it is false."""
         lines, values_of = self.lines, self.values
         if lines is None or values_of is None:
             return None
         attacker = self.attacker
         role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % self.roles
         sites = self.region(ctx)
-        board, owner, test = ctx.board, ctx.owner, self.test
+        board, owner, test, state = ctx.board, ctx.owner, self.test, ctx.state
+
+        def exact(move: Move) -> bool:
+            """The condition is false after the move (judged on the board, then undone)."""
+            changes = move.changes
+            undo = [(s, board[s]) for s, _ in changes]
+            if state is not None:
+                state.trial += 1  # the board is not the position's for now (see Env.track)
+            try:
+                for s, v in changes:
+                    board[s] = v
+                return not self(ctx)
+            finally:
+                for s, v in reversed(undo):
+                    board[s] = v
+                if state is not None:
+                    state.trial -= 1
+
         pinned: set[int] = set()  # the one piece between a site and an attacker on a line
         guarded: set[int] = set()  # one of several pieces between them
         for k in sites:
             if test(ctx, k, role):
-                return None  # in check: every move is tried
+                return exact  # in check
             found = lines(role, k)
             if found is None:
                 return None
@@ -107,7 +127,7 @@ class Attacked:
                     if v != EMPTY:
                         if owner[v] == role and (kinds is None or v in kinds):
                             if not between:
-                                return None  # (the test would have said check)
+                                return exact  # (the test would have said check)
                             if len(between) == 1:
                                 pinned.add(between[0])
                             else:
@@ -121,15 +141,15 @@ class Attacked:
             emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
             for s, v in move.changes:
                 if s in region:
-                    return False
+                    return exact(move)
                 if v == EMPTY:
                     if s in pinned:
-                        return False
+                        return exact(move)
                     if s in guarded:
                         emptied += 1
                 elif owner[v] == role or v in values:
-                    return False
-            return emptied < 2
+                    return exact(move)
+            return emptied < 2 or exact(move)
         return safe
 
 

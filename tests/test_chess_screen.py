@@ -1,9 +1,10 @@
 """The screen of chess's check test: `(forbid (named ... ("Check" Mover Next)))` passes, without
 trying them, the moves that certainly leave the king unattacked (worked out once per position
-from the king: checks and pin lines; see stdlib/chess.py, Attacked.screen). A screen may only
-save work: the legal moves with it are exactly those without it (every move tried), along
-random chess and Chess960 games, from the perft positions, and over positions made to have
-pins, checks, discovered checks, en passant exposing the king on its rank, and castling."""
+from the king: checks and pin lines; the king's own moves, castling and the like judged on the
+board in place; see stdlib/chess.py, Attacked.screen). A screen may only save work: the legal
+moves with it are exactly those without it (every move tried), along random chess and
+Chess960 games, from the perft positions, and over positions made to have pins, checks,
+discovered checks, en passant exposing the king on its rank, and castling."""
 
 from __future__ import annotations
 
@@ -139,6 +140,27 @@ def test_random_chess_games_list_the_same_moves_with_and_without_the_screen() ->
         compared = sum(play_randomly(chess().initial_state(), rng, 120) for _ in range(6))
     assert compared > 300
     assert counting.passed > 3 * counting.tried  # the screen does save work
+
+
+def test_the_engine_tries_only_the_moves_it_refuses() -> None:
+    """With the screen, a legal move is never tried by the engine (Game._forbidden): only
+    those that would leave the king attacked are, to say why."""
+    from interpreter.game import Game
+
+    tried: list[bool] = []
+    original = Game._forbidden
+
+    def counting(game: Any, ctx: Any, move: Any, after: Any) -> str | None:
+        reason = original(game, ctx, move, after)
+        tried.append(reason is None)
+        return reason
+
+    with patch.object(Game, "_forbidden", counting):
+        for fen in PERFT_POSITIONS:
+            state = chess().from_text(fen_to_text(fen))
+            for move in listed(state):
+                listed(state.play(move))
+    assert not any(tried)
 
 
 def test_random_chess960_games_list_the_same_moves_with_and_without_the_screen() -> None:
