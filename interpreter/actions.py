@@ -189,10 +189,10 @@ class ActionSpace:
 
     def decode(self, state: State, action: int) -> Move:
         """The legal move of `state` numbered `action`; IllegalMoveError if it is not legal."""
+        found = self._numbered(state).get(action)
+        if found is not None:
+            return found
         kind, sites = self.key(action)
-        for move in state.legal_moves():
-            if move.kind == kind and self.encode(move) == action:
-                return move
         text = notation(kind, sites, self.game.sites)
         if state.is_over:
             raise IllegalMoveError(f"action {action} ({text}): the game is over")
@@ -201,22 +201,33 @@ class ActionSpace:
 
     def legal_actions(self, state: State) -> list[int]:
         """The legal moves of `state` as actions, ascending."""
+        return sorted(self._numbered(state))
+
+    def _numbered(self, state: State) -> dict[int, Move]:
+        """The legal moves of `state` by their action numbers, made once per list of legal
+        moves (the state keeps it beside the list, so the adapters' legal_actions and
+        apply_action number the moves once)."""
+        state.legal_moves()  # the state's own list, made if need be
+        moves = state._moves
+        kept = state._numbered
+        if kept is not None and kept[0] is moves:
+            return kept[1]
         # Placements and moves, the common kinds, are numbered here directly; others by encode.
         place = self.by_kind.get(PLACE.name, (None,))[0]
         move = self.by_kind.get(MOVE.name, (None,))[0]
         n = len(self.game.sites)
         encode = self.encode
-        out = []
-        for m in state.legal_moves():
+        out: dict[int, Move] = {}
+        for m in moves or ():
             kind = m.kind
             if kind == PLACE.name and place is not None:
-                out.append(place + m.sites[0])
+                out[place + m.sites[0]] = m
             elif kind == MOVE.name and move is not None:
                 a, b = m.sites
-                out.append(move + a * n + b)
+                out[move + a * n + b] = m
             else:
-                out.append(encode(m))
-        out.sort()
+                out[encode(m)] = m
+        state._numbered = (moves, out)
         return out
 
 

@@ -39,7 +39,7 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "log", "_moves", "_empty")
+                 "log", "_moves", "_numbered", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -82,6 +82,8 @@ class State:
         self.undo: dict[int, int] = {}
         self.before: tuple[tuple[int, int], ...] = ()
         self._moves: list[Move] | None = None
+        # The legal moves by action number, beside the list they number (interpreter/actions).
+        self._numbered: tuple[list[Move] | None, dict[int, Move]] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
         # While a move is made to be unmade (Game.make): the (site, old value) of each change.
         self.log: list[tuple[int, int]] | None = None

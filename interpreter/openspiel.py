@@ -193,10 +193,12 @@ def load(path: str | Path, **options: object) -> pyspiel.Game:
 
 class Line:
     """The actions made from the start of a game and the ludeme state they lead to (made when
-    first asked for). It pickles as the game's key and the actions, and deep-copies sharing the
-    state, which never changes (ludeme states are immutable)."""
+    first asked for). It pickles as the game's key and the actions. An action is made on the
+    state in place while the line alone holds it; once the state is shared (a deep copy of
+    the line, or handed out as `LudemeState.ludeme`), the next action copies it first, so a
+    state anyone else holds never changes."""
 
-    __slots__ = ("path", "options", "actions", "_state", "_entry", "_ended")
+    __slots__ = ("path", "options", "actions", "_state", "_entry", "_ended", "_owned")
 
     def __init__(self, path: str, options: str, actions: list[int],
                  state: State | None = None, entry: Compiled | None = None) -> None:
@@ -206,6 +208,9 @@ class Line:
         self._state = state
         self._entry = entry
         self._ended: bool | None = None
+        # Is the state this line's alone (made by it, not shared with a copy)? Then an action
+        # is made on it in place; a shared state is copied once, by the first action.
+        self._owned = False
 
     @property
     def entry(self) -> Compiled:
@@ -221,6 +226,7 @@ class Line:
             for action in self.actions:
                 state = state.apply_action(action)
             self._state = state
+            self._owned = True
         return self._state
 
     @property
@@ -234,13 +240,20 @@ class Line:
 
     def then(self, action: int) -> None:
         """Make `action`."""
-        self._state = self.state.apply_action(action)
+        state = self.state
+        move = action_space(state.game).decode(state, action)
+        if self._owned:
+            state.game.make(state, move)
+        else:
+            self._state = state.game.apply(state, move)
+            self._owned = True
         self.actions.append(action)
         self._ended = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Line:
         line = Line(self.path, self.options, list(self.actions), self._state, self._entry)
         line._ended = self._ended
+        self._owned = False  # the two lines now share the state: the next action copies it
         return line
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -261,8 +274,10 @@ class LudemeState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def ludeme(self) -> State:
-        """The ludeme State of this position."""
-        return self.line.state
+        """The ludeme State of this position (it does not change when the game goes on)."""
+        state = self.line.state
+        self.line._owned = False  # handed out: the next action copies it
+        return state
 
     def current_player(self) -> int:
         if self.line.ended:
