@@ -209,6 +209,19 @@ class Unmake:
     length: int  # the history's length before the move
 
 
+def _all_of(tests: list[Callable[[Move], bool]]) -> Callable[[Move], bool]:
+    """A test of a move that holds when all the tests hold (judged in order)."""
+    if len(tests) == 1:
+        return tests[0]
+    if len(tests) == 2:
+        a, b = tests
+        return lambda move: a(move) and b(move)
+    if len(tests) == 3:
+        a, b, c = tests
+        return lambda move: a(move) and b(move) and c(move)
+    return lambda move: all(test(move) for test in tests)
+
+
 class TurnInProgress:
     """The engine's side of `steps.Turn`: the actions of one decision and the automatic steps
     after it, applied to a board in place. For a real move the board is the position's and
@@ -362,15 +375,17 @@ class Game:
                     ) -> Callable[[Ctx], list[Move]]:
         """The decision's moves, less those that a step of `after` refuses: each move is
         made on the board with the steps after it, in order, then undone."""
-        screened = all(step.may_refuse for step in after)  # nothing changes before them
-
         def generate(ctx: Ctx) -> list[Move]:
+            # A move that every step certainly lets through unchanged need not be tried.
             safe = None
-            if screened:
-                tests = [step.screen(ctx) for step in after]
-                if all(test is not None for test in tests):
-                    safe = tests[0] if len(tests) == 1 else \
-                        lambda move: all(test(move) for test in tests)  # type: ignore[misc]
+            tests = []
+            for step in after:
+                test = step.screen(ctx)
+                if test is None:
+                    break
+                tests.append(test)
+            else:
+                safe = _all_of(tests)
 
             def check(move: Move) -> str | None:
                 if safe is not None and safe(move):
@@ -385,7 +400,8 @@ class Game:
                 ctx.admit = saved
             out = []
             for move in moves:
-                reason = check(move)
+                reason = None if safe is not None and safe(move) else \
+                    self._forbidden(ctx, move, after)
                 if reason is None:
                     out.append(move)
                     if ctx.probe:

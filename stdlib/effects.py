@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dsl import types as t
+from stdlib.logic import AnyRegion
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
 from stdlib.steps import Changing, Step, Turn
@@ -130,4 +131,5 @@ def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
                 out.append((s, env.left_behind(board[s])))
         ctx.site = saved
         return tuple(out)
-    return Changing(effect)
+    # A move after which the region certainly has no site leaves nothing to remove.
+    return Changing(effect, screen=region.screen if isinstance(region, AnyRegion) else None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from stdlib.moves import kinded
@@ -194,5 +194,34 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
         if last is None:
             return state.seen.get(h, 0) >= earlier + (0 if trying else 1)
         return h in (state.history[-last:] if trying else state.history[-last - 1:-1])
+
+    def screen(ctx: Ctx) -> Callable[[Move], bool] | None:
+        """The moves after which the board certainly does not repeat: what `test` judges when
+        the move is tried on the position (its hash kept up to date), from the position's hash
+        and the move's changes."""
+        state = ctx.state
+        if keys is not None or state is None or ctx.board is not state.board \
+                or ctx.changed is not None:
+            return None
+        if state.history is None:
+            return lambda move: True
+        board, before = ctx.board, state.zhash
+        recent = None if last is None else set(state.history[-last:])
+        seen, earlier = state.seen, times - 1
+
+        def fresh(move: Move) -> bool:
+            changes = move.changes
+            if len(changes) == 1:
+                ((s, v),) = changes
+                h = before ^ table[s][board[s]] ^ table[s][v]
+            elif not changes:
+                return True  # a turn that changes nothing repeats nothing
+            else:
+                h = before
+                for s, v in dict(changes).items():  # a site changed twice: its last value
+                    h ^= table[s][board[s]] ^ table[s][v]
+            return h not in recent if recent is not None else seen.get(h, 0) < earlier
+        return fresh
     test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
+    test.screen = screen  # type: ignore[attr-defined]
     return test

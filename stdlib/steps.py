@@ -59,10 +59,12 @@ class Step(ABC):
         """Do the step's part of the turn."""
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
-        """For a step that may refuse, called once per position before the decision's moves
-        are tried (`ctx` is the position before them): a test that is true of each move the
-        step certainly does not refuse, so that the engine need not try it; or None, and
-        every move is tried. Only used when no step before it changes anything."""
+        """Called once per position before the decision's moves are tried (`ctx` is the
+        position before them), when a later step may refuse them: a test true of each move
+        that the step certainly lets through unchanged, judged as if the steps before it had
+        changed nothing — a step that may refuse certainly does not refuse it, a step that
+        changes sites certainly changes none (and does nothing else) — so that the engine
+        need not try a move every step passes; or None, and every move is tried."""
         return None
 
 
@@ -79,9 +81,15 @@ class Changing(Step):
     """A step that changes sites: a function of the context giving the changes (none: nothing
     happens), and, when it changes something, a mark for later conditions (`marks`)."""
 
-    def __init__(self, changes: Callable[[Ctx], Changes], marks: str | None = None) -> None:
+    def __init__(self, changes: Callable[[Ctx], Changes], marks: str | None = None,
+                 screen: Callable[[Ctx], Callable[[Move], bool] | None] | None = None
+                 ) -> None:
         self.changes = changes
         self.marks = marks
+        self._screen = screen  # which moves certainly leave it nothing to change (Step.screen)
+
+    def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
+        return self._screen(ctx) if self._screen is not None else None
 
     def run(self, ctx: Ctx, turn: Turn) -> None:
         changes = self.changes(ctx)

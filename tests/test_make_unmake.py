@@ -20,7 +20,7 @@ FILES = sorted(str(p.relative_to(ROOT)) for p in [*(ROOT / "games").glob("*.game
 
 def snapshot(state: State) -> tuple[object, ...]:
     return (state.to_text(), [str(m) for m in state.legal_moves()],
-            [str(m) for m in state.game.generate(state)], state.result,
+            [str(m) for m in state.game.generate(state, {})], state.result,
             state.reason, state.zhash, None if state.history is None else list(state.history),
             None if state.seen is None else dict(state.seen),
             None if state.situations is None else dict(state.situations))
