@@ -900,10 +900,14 @@ class Game:
                     kept.pop(s, None)
 
     # Making and unmaking moves in place ------------------------------------------------------
-    def make(self, state: State, move: Move) -> Unmake:
+    def make(self, state: State, move: Move | str) -> Unmake:
         """Make a legal move on `state` itself (which only its owner may hold, e.g. one made
         by `game.initial_state()` or `state.play`), and return what `unmake` needs to put it
-        back: search (perft, agents) walks the game tree this way without copying."""
+        back: search (perft, agents) walks the game tree this way without copying. A move
+        given by its notation is looked up (IllegalMoveError if it is not legal); a Move is
+        taken to be one of the state's legal moves."""
+        if isinstance(move, str):
+            move = self.find(state, move)
         saved = tuple([getattr(state, slot) for slot in _SNAPSHOT])
         undo = dict(state.undo) if state.history is not None else None
         length = len(state.history) if state.history is not None else 0
