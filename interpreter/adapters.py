@@ -28,10 +28,11 @@ order (`Observer.planes` names them):
   passes, whether the pie is open and whether the roles were swapped, each counted role's
   pieces in hand, the state the game's ludemes declare (stdlib/statefields.py: each role's
   score, the number of turns played, the decisions without capture, the sites of the last
-  decision...), each with the planes it names, the board before the last turn (one
-  plane per kind of piece, for ko), and each thing a ludeme remembers (a restriction written
-  as cells: the sites it names and, one plane per kind of piece, what they held; anything else
-  only whether something is remembered, as all 1 on its first plane).
+  decision...), each with the planes it names, the board before the last turn (one plane
+  per kind of piece, for rules that forbid taking a move back), and each thing a ludeme
+  remembers (a restriction written as cells: the sites it names and, one plane per kind of
+  piece, what they held; anything else only whether something is remembered, as all 1 on its
+  first plane).
 
 A plane for a number (in hand, score...) holds the number on every site.
 """

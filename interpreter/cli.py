@@ -218,7 +218,7 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
         try:
             turns = Turns()
             state, plies = game.playout(rng, bound, observe=turns.decided)
-        except GameError as exc:  # a limit of the rules met in play (a pile too high...)
+        except GameError as exc:  # a limit of the rules met in play (a count too high...)
             report.crashes.append(f"the rules went beyond a limit: {exc}")
             continue
         except Exception:

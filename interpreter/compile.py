@@ -13,9 +13,10 @@ from dsl.errors import Diagnostic, RuleError
 from dsl.expand import Expansion
 from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
+from stdlib.counts import add_counts, symbol_clash, write_counts
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
-from stdlib.runtime import EMPTY, MAX_PILE, NEUTRAL, Ctx, Env, PieceType, literal
+from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, literal
 from stdlib.statefields import LastSites, declare
 from stdlib.structure import (
     BoardSection,
@@ -281,10 +282,10 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         neutral = bare.compile(sections["pieces"][0], SECTION)
         assert isinstance(neutral, PiecesSection)
         neutral_decls = neutral.pieces
-    piled: list[int] = []  # the pile kinds, by the board value of their pile of 1
+    counted: list[int] = []  # kinds a site may hold several of, by their board values
     for piece_decl in neutral_decls:
-        if piece_decl.pile:
-            piled.append(len(pieces) + 1)
+        if piece_decl.many:
+            counted.append(len(pieces) + 1)
         pieces.append(PieceType(piece_decl.name, piece_decl.symbol, NEUTRAL, len(pieces) + 1))
     by_name = {p.name: p.value for p in pieces}
     for r, decl in enumerate(players.players):  # the roles' further kinds (a king, ...)
@@ -299,24 +300,14 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                                               "piece declared in (pieces ...)"))
             else:
                 pieces[r] = replace(pieces[r], on=terrain)
-    piles: dict[int, tuple[int, ...]] = {}
-    for first in piled:  # piles of 2 and more, after every other piece
-        kind = pieces[first - 1]
-        table = [EMPTY, first]
-        for count in range(2, MAX_PILE + 1):
-            table.append(len(pieces) + 1)
-            pieces.append(PieceType(kind.name, str(count), NEUTRAL, len(pieces) + 1,
-                                    count=count))
-        piles[first] = tuple(table)
+    tables = add_counts(pieces, counted)  # a board value per count (stdlib/counts.py)
     symbols: dict[str, str] = {}
     for kind in pieces:
         if kind.count > 1:
             continue
-        if piled and kind.symbol.isdigit():
-            diagnostics.append(Diagnostic(sections["players"][0].span,
-                                          f'piece "{kind.name}" has the symbol '
-                                          f"{kind.symbol!r}: in a game with piles, digits are "
-                                          "the piles' counts"))
+        clash = symbol_clash(kind, bool(counted))
+        if clash is not None:
+            diagnostics.append(Diagnostic(sections["players"][0].span, clash))
         if len(kind.symbol) != 1 or kind.symbol in ". *" or kind.symbol.isspace():
             diagnostics.append(Diagnostic(sections["players"][0].span,
                                           f'piece "{kind.name}" needs a one-character symbol '
@@ -327,12 +318,11 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
                                           f'pieces "{symbols[kind.symbol]}" and "{kind.name}" '
                                           f"share the symbol {kind.symbol!r}"))
         symbols[kind.symbol] = kind.name
-    for first in piled:  # a pile of 1 is written 1, like the others
-        pieces[first - 1] = replace(pieces[first - 1], symbol="1")
+    write_counts(pieces, counted)
     env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
               tuple(p.sides for p in players.players), text, diagnostics,
               supply=tuple(p.supply for p in players.players),
-              reuse=tuple(p.reuse for p in players.players), piles=piles)
+              reuse=tuple(p.reuse for p in players.players), piles=tables)
     env.seal()
     for r, p in enumerate(players.players):
         for side in p.sides:

@@ -60,6 +60,11 @@ class PieceDecl:
     symbol: str
     pile: bool = False  # a site may hold any number of these (seeds in a pit)
 
+    @property
+    def many(self) -> bool:
+        """May a site hold several of this kind (a count, see stdlib/counts.py)?"""
+        return self.pile
+
 
 @dataclass(frozen=True)
 class PiecesSection:
