@@ -13,7 +13,7 @@ from dsl.errors import Diagnostic, RuleError
 from dsl.expand import Expansion
 from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
-from stdlib.counts import add_counts, symbol_clash, write_counts
+from stdlib.counts import add_counts, symbol_clash, use_counts, write_counts
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
 from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, literal
@@ -322,7 +322,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
     env = Env(topology, roles, pieces, tuple(p.forward for p in players.players),
               tuple(p.sides for p in players.players), text, diagnostics,
               supply=tuple(p.supply for p in players.players),
-              reuse=tuple(p.reuse for p in players.players), piles=tables)
+              reuse=tuple(p.reuse for p in players.players))
+    use_counts(env, tables)
     env.seal()
     for r, p in enumerate(players.players):
         for side in p.sides:

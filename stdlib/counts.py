@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from stdlib.runtime import EMPTY, MAX_PILE, NEUTRAL, PieceType
+from stdlib.runtime import EMPTY, MAX_PILE, NEUTRAL, Env, PieceType
 
 
 def add_counts(pieces: list[PieceType], kinds: list[int]) -> dict[int, tuple[int, ...]]:
@@ -30,6 +30,11 @@ def add_counts(pieces: list[PieceType], kinds: list[int]) -> dict[int, tuple[int
                                     count=count))
         tables[first] = tuple(table)
     return tables
+
+
+def use_counts(env: Env, tables: dict[int, tuple[int, ...]]) -> None:
+    """Give the game's environment the tables of add_counts (before it is sealed)."""
+    env.piles = tables
 
 
 def symbol_clash(kind: PieceType, counted: bool) -> str | None:
