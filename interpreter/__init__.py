@@ -18,6 +18,7 @@ from dsl.expand import expand
 from dsl.parser import parse
 from interpreter.compile import compile_game
 from interpreter.errors import IllegalMoveError, PositionError
+from interpreter.files import read_text
 from interpreter.game import Game, Outcome, State
 from stdlib.runtime import Move
 
@@ -59,9 +60,8 @@ def located(errors: list[Diagnostic], source: str) -> list[Diagnostic]:
 
 def load_game(path: str | Path, **options: object) -> Game:
     """Load a game file; options (e.g. size=6) override the defaults it declares."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as exc:
         raise RuleError([Diagnostic(Span(str(path), 1, 1), f"cannot read the file: "
                                     f"{exc.strerror or exc}")]) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import traceback
@@ -16,6 +17,7 @@ from dsl.errors import GameError, RuleError
 from interpreter import load_game
 from interpreter.agents import Agent, make_agent
 from interpreter.display import draw, status
+from interpreter.files import read_text
 from interpreter.game import Game, State
 from interpreter.record import (
     RecordError,
@@ -85,8 +87,7 @@ def _resume(game: Game, path: str) -> tuple[list[State] | None, list[str]]:
     file does not exist or is empty. A file that is not a record of this game is refused
     rather than overwritten."""
     p = Path(path)
-    if not p.exists() or (p.is_file() and not p.read_text(encoding="utf-8",
-                                                          errors="replace").strip()):
+    if not p.exists() or (p.is_file() and p.stat().st_size == 0):
         return None, []
     rec = read_record(p)
     check_same_game(game, rec)
@@ -114,7 +115,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     state = game.initial_state()
     if args.position is not None:
         try:
-            text = Path(args.position).read_text(encoding="utf-8")
+            text = read_text(args.position)
         except (OSError, UnicodeDecodeError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
             raise GameError(f"--position {args.position}: cannot read it: {why}") from None
@@ -380,6 +381,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`ludeme validate ... | head`): end quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 141
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from typing import IO
 
 from dsl.errors import GameError, RuleError
 from interpreter import parse_game
+from interpreter.files import read_text
 from interpreter.game import Game, State
 
 MAGIC = "# ludeme record"
@@ -140,7 +141,7 @@ def load_record_game(rec: Record, game_file: str | Path | None = None) -> Game:
     path = Path(game_file) if game_file is not None else rec.game_path()
     line = rec.game_line
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or str(exc)
         raise RecordError(rec.source, line, f"cannot read the game file {path}: {why}") \
@@ -177,7 +178,7 @@ def read_record(path: str | Path) -> Record:
     """Read and parse the record in a file (the moves are not checked yet)."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or str(exc)
         raise RecordError(source, 1, f"cannot read the record: {why}") from None
@@ -250,9 +251,15 @@ def save_record(path: str | Path, game: Game, game_path: str | Path, moves: list
                 final: State | None = None) -> None:
     """Write a whole record, replacing the file in one step (a crash leaves the old one)."""
     target = Path(path)
+    if not target.name or target.is_dir() or str(path).endswith(("/", os.sep)):
+        raise IsADirectoryError(0, "it is a directory: name a file")
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(format_record(game, game_path, target, moves, final), encoding="utf-8")
-    os.replace(tmp, target)
+    try:
+        tmp.write_text(format_record(game, game_path, target, moves, final), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 class RecordWriter:

@@ -1,0 +1,35 @@
+"""Reading the files users name (game files, records, positions), bounded: a path is read
+only if it is a regular file no larger than a limit, so `/dev/zero`, a directory or a huge
+file gives a one-line reason instead of exhausting memory."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+# The largest file read as a game file, a record or a position (the largest game file in
+# games/ is under 10 KB; a record of a long game is a few hundred KB).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+class UnreadableFile(OSError):
+    """A file that is not read: what it is (its `strerror` says why, in one line)."""
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes; OSError (with `strerror`
+    saying why) or UnicodeDecodeError otherwise."""
+    p = Path(path)
+    with p.open("rb") as f:  # opened once: what is checked is what is read
+        info = os.fstat(f.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableFile(0, "it is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile(0, "it is not a regular file")
+        if info.st_size > limit:
+            raise UnreadableFile(0, f"it is larger than {limit // (1024 * 1024)} MB")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise UnreadableFile(0, f"it is larger than {limit // (1024 * 1024)} MB")
+    return data.decode("utf-8")
