@@ -7,6 +7,7 @@ import json
 import os
 import random
 import sys
+import time
 import traceback
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +35,13 @@ def _count(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {n}")
     return n
+
+
+def _seconds(text: str) -> float:
+    x = float(text)
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return x
 
 
 def _positive(text: str) -> int:
@@ -171,11 +179,19 @@ class PlayoutReport:
     crashes: list[str] = field(default_factory=list)
     endings: Counter[str] = field(default_factory=Counter)
     first_draw: str | None = None
+    asked: int = 0  # games asked for (more than `games` when the time ran out first)
+    seconds: float = 0.0  # time taken
+    budget: float | None = None  # the time allowed
 
     def lines(self, game: Game) -> list[str]:
         from interpreter.analyze import ending_names, length_line
 
         out = [f"{self.games} random games of {game.name}:"]
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        out.append(f"  played in {self.seconds:.1f} s ({rate:,.1f} games per second)")
+        if self.asked > self.games:
+            out.append(f"  WARNING: the time allowed ({self.budget:g} s) ran out after "
+                       f"{self.games} of the {self.asked} games asked for (--seconds sets it)")
         for role in game.players:
             share = self.wins[role] / self.games if self.games else 0.0
             out.append(f"  {role} wins: {self.wins[role]} ({share:.1%})")
@@ -204,21 +220,39 @@ def _spread(values: list[int]) -> dict[str, float]:
     return {"mean": sum(values) / len(values), "min": min(values), "max": max(values)}
 
 
-def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = None
-                 ) -> PlayoutReport:
+class _OutOfTime(Exception):
+    """The time allowed for random games ran out in the middle of one."""
+
+
+def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = None,
+                 seconds: float | None = None) -> PlayoutReport:
     """Play `n` random games (Game.playout: each move chosen as
     `rng.choice(state.legal_moves())`, so a seed gives the same games) and report what they
-    showed, lengths in turns. The length bound counts decisions."""
+    showed, lengths in turns. The length bound counts decisions. With `seconds`, no game goes
+    on once that time has passed (the report says how many finished)."""
     from interpreter.analyze import Turns
 
     rng = random.Random(seed)
-    report = PlayoutReport()
+    report = PlayoutReport(asked=n, budget=seconds)
     bound = max_plies if max_plies is not None else 20 * len(game.sites)
+    start = time.monotonic()
+    deadline = None if seconds is None else start + seconds
     for _ in range(n):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         report.games += 1
+        turns = Turns()
+
+        def decided(state: State, moves: Sequence[object], turns: Turns = turns) -> None:
+            turns.decided(state, moves)  # type: ignore[arg-type]
+            if deadline is not None and time.monotonic() >= deadline:
+                raise _OutOfTime
+
         try:
-            turns = Turns()
-            state, plies = game.playout(rng, bound, observe=turns.decided)
+            state, plies = game.playout(rng, bound, observe=decided)
+        except _OutOfTime:  # the game cut short is not reported
+            report.games -= 1
+            break
         except GameError as exc:  # a limit of the rules met in play (a count too high...)
             report.crashes.append(f"the rules went beyond a limit: {exc}")
             continue
@@ -239,6 +273,7 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
             report.bound_hits += 1
         else:
             report.dead_ends.append(state.to_text())
+    report.seconds = time.monotonic() - start
     return report
 
 
@@ -256,7 +291,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{path}: ok ({game.name}, {len(game.sites)} sites, roles "
               f"{', '.join(game.players)})")
         if args.playouts:
-            report = random_games(game, args.playouts, args.seed)
+            report = random_games(game, args.playouts, args.seed, seconds=args.seconds)
             for line in report.lines(game):
                 print(line)
             if report.crashes:
@@ -266,7 +301,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_playout(args: argparse.Namespace) -> int:
     game = load_game(args.file, **_options(args.option))
-    report = random_games(game, args.n, args.seed)
+    report = random_games(game, args.n, args.seed, seconds=args.seconds)
     for line in report.lines(game):
         print(line)
     return 1 if report.crashes else 0
@@ -317,12 +352,16 @@ def parser() -> argparse.ArgumentParser:
     val.add_argument("--option", action="append", default=[], metavar="K=V")
     val.add_argument("--playouts", type=_count, default=0, metavar="N")
     val.add_argument("--seed", type=int, default=0)
+    val.add_argument("--seconds", type=_seconds, default=60.0, metavar="S",
+                     help="time allowed for the random games (default 60)")
     val.set_defaults(run=cmd_validate)
     po = sub.add_parser("playout", help="play random games and report the results")
     po.add_argument("file")
     po.add_argument("-n", type=_count, default=100)
     po.add_argument("--option", action="append", default=[], metavar="K=V")
     po.add_argument("--seed", type=int, default=None)
+    po.add_argument("--seconds", type=_seconds, default=60.0, metavar="S",
+                    help="time allowed for the random games (default 60)")
     po.set_defaults(run=cmd_playout)
     rp = sub.add_parser("replay", help="replay a game record, checking every move")
     rp.add_argument("record")

@@ -63,3 +63,18 @@ def test_a_closed_pipe_ends_quietly() -> None:
                           timeout=60, cwd=ROOT, executable="/bin/bash")
     assert len(done.stdout.splitlines()) == 1
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_random_games_stop_when_their_time_is_up(tmp_path: Path) -> None:
+    endless = tmp_path / "endless.game"  # one stone each, then passes for ever on 64x64
+    endless.write_text('(game "Endless" (players {(player "A") (player "B")}) '
+                       "(board (square 64)) (play (any-of (place (sites Empty) "
+                       "if:(= (count (sites Occupied Mover)) 0)) (pass))) "
+                       "(end (if (full) (draw))))\n", encoding="utf-8")
+    done = subprocess.run([*command(), "validate", str(endless), "--playouts", "50",
+                           "--seconds", "1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "ran out after" in done.stdout and "of the 50 games asked for" in done.stdout
+    quick = subprocess.run([*command(), "validate", str(TICTACTOE), "--playouts", "10"],
+                           capture_output=True, text=True, timeout=60)
+    assert "games per second" in quick.stdout and "ran out" not in quick.stdout
