@@ -254,11 +254,7 @@ class TurnInProgress:
         game, board = self.game, self.board
         env = game.env
         if env.uses_taken or env.uses_quiet:
-            owner, mover = game.owner, self.mover
-            for s, v in changes:
-                was = owner[board[s]]
-                if was >= 0 and was != mover and owner[v] != was:
-                    self.taken += 1
+            self.taken += game._captures(board, changes, self.mover)
         self.changed.extend([s for s, _ in changes])
         if not self.trying:
             assert self.state is not None
@@ -763,8 +759,10 @@ class Game:
         env = self.env
         resets = env.uses_quiet and moves_a_piece(move.kind) and \
             board[move.sites[0]] in env.quiet_resets
-        turn = TurnInProgress(self, state, board, mover, trying=False)
-        turn.change(move.changes)
+        # Pieces of other roles the decision takes (counted where a rule asks).
+        taken = self._captures(board, move.changes, mover) \
+            if env.uses_taken or env.uses_quiet else 0
+        self._make(state, move.changes)
         if self.env.uses_last and move.kind != "pass":
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
@@ -773,8 +771,14 @@ class Game:
         if continuing:  # the turn's steps again; declining ends the turn
             step = last_step + 1 if move.kind == "pass" else self._resume[state.phase]  # type: ignore[assignment]
         effects = None
+        turn = None  # the automatic steps' actions, when the decision has any
+        marks: set[str] | frozenset[str] = frozenset()
         if step <= last_step and not steps[step][0]:
             effects = self._effects_ctx(state, move, mover)
+            turn = TurnInProgress(self, state, board, mover, trying=False)
+            turn.changed = list(move.changed)
+            turn.taken = taken
+            marks = turn.marks
             while step <= last_step and not steps[step][0]:
                 automatic: Step = steps[step][1]
                 if not automatic.may_refuse:  # a check, passed when the move was found legal
@@ -784,10 +788,11 @@ class Game:
                     effects.marks = turn.marks
                     automatic.run(effects, turn)
                 step += 1
-        changed = tuple(turn.changed)
-        state.captures += turn.taken
+            taken = turn.taken
+        changed = tuple(turn.changed) if turn is not None else move.changed
+        state.captures += taken
         if env.uses_quiet:
-            state.quiet = 0 if turn.taken or resets else state.quiet + 1
+            state.quiet = 0 if taken or resets else state.quiet + 1
         if state.memory:
             state.memory = tuple([mem.update(before, board, changed, value) for mem, value
                                   in zip(self.env.memories, state.memory, strict=True)])
@@ -798,11 +803,11 @@ class Game:
             condition = self._continuation[state.phase][step]
             if condition is False or self._continues(
                     state, steps[step][1], condition,
-                    effects or self._effects_ctx(state, move, mover), turn):
+                    effects or self._effects_ctx(state, move, mover), taken, marks):
                 state.step = step
                 return state
         roles = self.roles
-        state.to_move = mover if turn.again_ else (mover + 1) % roles
+        state.to_move = mover if turn is not None and turn.again_ else (mover + 1) % roles
         state.step = 0
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
@@ -837,6 +842,17 @@ class Game:
         self.settle(state, (state.to_move - 1) % roles, ctx)
         return state
 
+    def _captures(self, board: list[int], changes: tuple[tuple[int, int], ...],
+                  mover: int) -> int:
+        """How many pieces of roles other than `mover` the changes take off `board`."""
+        owner = self.owner
+        taken = 0
+        for s, v in changes:
+            was = owner[board[s]]
+            if was >= 0 and was != mover and owner[v] != was:
+                taken += 1
+        return taken
+
     def _effects_ctx(self, state: State, move: Move, mover: int) -> Ctx:
         """The context a turn's automatic steps are judged in, after the decision `move`."""
         effects = Ctx(state.board, mover, state, self.env, self.owner)
@@ -845,12 +861,12 @@ class Game:
         return effects
 
     def _continues(self, state: State, moves: Callable[[Ctx], Any], condition: Any,
-                   effects: Ctx, turn: TurnInProgress) -> bool:
+                   effects: Ctx, taken: int, marks: set[str] | frozenset[str]) -> bool:
         """Does the turn go on with a (continue ...) decision: its condition holds (judged
         after the turn's steps) and its moves offer something besides declining?"""
         effects.last = state.last
-        effects.taken = turn.taken
-        effects.marks = turn.marks
+        effects.taken = taken
+        effects.marks = marks
         if condition is not None and not condition(effects):
             return False
         probe = Ctx(state.board, state.to_move, state, self.env, self.owner)
