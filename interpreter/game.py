@@ -192,6 +192,8 @@ def _copy_history(old: State, new: State) -> None:
         new.undo, new.before = dict(old.undo), old.before
 
 
+NO_MARKS: frozenset[str] = frozenset()  # no step has marked anything
+
 # The slots of a State that making a move may replace (each holds a value that is never
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
@@ -554,7 +556,7 @@ class Game:
             ctx.to = ctx.frm = -1
         ctx.last = state.last
         ctx.taken = state.captures
-        ctx.marks = frozenset()
+        ctx.marks = NO_MARKS
         # Whether each role can move is asked once however many end conditions ask it (one
         # may ask for a win by no moves left in check, the next for a draw by no moves).
         self._movers_known = (state.board, {})
@@ -598,7 +600,8 @@ class Game:
             ctx.mover = state.to_move
             ctx.to = ctx.frm = -1
         ctx.last = state.last
-        return self._with_swap(state, self.turns[state.phase][state.step][1](ctx))
+        moves = self.turns[state.phase][state.step][1](ctx)
+        return self._with_swap(state, moves) if state.pie_open else moves
 
     def _with_swap(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
         """A decision's moves, with the pie rule's swap when it is open."""
@@ -751,7 +754,8 @@ class Game:
         before = list(board) if state.memory else board
         state._moves = None
         if state.step == 0:
-            state.captures = 0
+            if state.captures:
+                state.captures = 0
             if state.history is not None:
                 state.undo = {}
         steps = self.turns[state.phase]
@@ -767,12 +771,13 @@ class Game:
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
         step = state.step + 1
-        continuing = self._continuation[state.phase][state.step] is not False
-        if continuing:  # the turn's steps again; declining ends the turn
+        if self._resume[state.phase] is not None and \
+                self._continuation[state.phase][state.step] is not False:
+            # After a (continue ...) decision, the turn's steps again; declining ends it.
             step = last_step + 1 if move.kind == "pass" else self._resume[state.phase]  # type: ignore[assignment]
         effects = None
         turn = None  # the automatic steps' actions, when the decision has any
-        marks: set[str] | frozenset[str] = frozenset()
+        marks: set[str] | frozenset[str] = NO_MARKS
         if step <= last_step and not steps[step][0]:
             effects = self._effects_ctx(state, move, mover)
             turn = TurnInProgress(self, state, board, mover, trying=False)
@@ -790,7 +795,8 @@ class Game:
                 step += 1
             taken = turn.taken
         changed = tuple(turn.changed) if turn is not None else move.changed
-        state.captures += taken
+        if taken:
+            state.captures += taken
         if env.uses_quiet:
             state.quiet = 0 if taken or resets else state.quiet + 1
         if state.memory:
