@@ -38,6 +38,8 @@ class Diagnostic:
             out.extend(source_excerpt(text, self.span))
         note = self.full_note()
         if note:
+            if len(note) > MAX_NOTE:  # a mistake met through very many uses of defines
+                note = note[:MAX_NOTE].rsplit(" ", 1)[0] + " … (and more)"
             out.append(f"  note: {note}")
         return "\n".join(out)
 
@@ -182,4 +184,27 @@ class RuleError(GameError):
         self.path = first.span.path
         self.line = first.span.line
         self.column = first.span.column
-        super().__init__("\n".join(d.format(text) for d in self.diagnostics))
+        super().__init__(bounded(d.format(text) for d in self.diagnostics))
+
+
+# Error output is bounded, whatever the file: a note at most MAX_NOTE characters, a whole
+# report at most MAX_REPORT (the diagnostics that do not fit are counted, not shown).
+MAX_NOTE = 2_000
+MAX_REPORT = 64 * 1024
+
+
+def bounded(reports: Iterable[str]) -> str:
+    """The reports one per line, as many as fit in MAX_REPORT characters, then how many more
+    there are."""
+    shown: list[str] = []
+    size = 0
+    left = 0
+    for report in reports:
+        if left or size + len(report) + 1 > MAX_REPORT:
+            left += 1
+            continue
+        shown.append(report)
+        size += len(report) + 1
+    if left:
+        shown.append(f"... and {left} more error{'s' if left > 1 else ''}")
+    return "\n".join(shown)
