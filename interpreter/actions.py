@@ -36,7 +36,7 @@ refused with `UnknownMoveKind` (a `GameError`).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dsl.errors import GameError
@@ -189,9 +189,11 @@ class ActionSpace:
 
     def decode(self, state: State, action: int) -> Move:
         """The legal move of `state` numbered `action`; IllegalMoveError if it is not legal."""
-        found = self._numbered(state).get(action)
-        if found is not None:
-            return found
+        moves, codes = self._numbered(state)
+        try:
+            return moves[codes.index(action)]
+        except ValueError:
+            pass
         kind, sites = self.key(action)
         text = notation(kind, sites, self.game.sites)
         if state.is_over:
@@ -201,34 +203,39 @@ class ActionSpace:
 
     def legal_actions(self, state: State) -> list[int]:
         """The legal moves of `state` as actions, ascending."""
-        return sorted(self._numbered(state))
+        return sorted(self._numbered(state)[1])
 
-    def _numbered(self, state: State) -> dict[int, Move]:
-        """The legal moves of `state` by their action numbers, made once per list of legal
-        moves (the state keeps it beside the list, so the adapters' legal_actions and
-        apply_action number the moves once)."""
-        state.legal_moves()  # the state's own list, made if need be
-        moves = state._moves
+    def _numbered(self, state: State) -> tuple[Sequence[Move], list[int]]:
+        """The legal moves of `state` and their action numbers, in the same order; made once
+        per list of legal moves (the state keeps the numbers beside the list, so the
+        adapters' legal_actions and apply_action number the moves once). A move keeps its
+        number (moves are shared by positions), so it is worked out once per game."""
+        if state._moves is None:  # the state's own list, made if need be
+            state._moves = state.game.generate(state)
+        moves: Sequence[Move] = state._moves
         kept = state._numbered
-        if kept is not None and kept[0] is moves:
-            return kept[1]
-        # Placements and moves, the common kinds, are numbered here directly; others by encode.
-        place = self.by_kind.get(PLACE.name, (None,))[0]
-        move = self.by_kind.get(MOVE.name, (None,))[0]
-        n = len(self.game.sites)
-        encode = self.encode
-        out: dict[int, Move] = {}
-        for m in moves or ():
+        if kept is not None and kept[0] is state._moves:
+            return moves, kept[1]
+        codes = [m.code for m in moves]
+        if None in codes:
+            codes = [self._number(m) for m in moves]
+        state._numbered = (state._moves, codes)  # type: ignore[assignment]
+        return moves, codes  # type: ignore[return-value]
+
+    def _number(self, m: Move) -> int:
+        """A move's action number, kept on the move."""
+        if m.code is None:
             kind = m.kind
+            place = self.by_kind.get(PLACE.name)
+            move = self.by_kind.get(MOVE.name)
             if kind == PLACE.name and place is not None:
-                out[place + m.sites[0]] = m
+                m.code = place[0] + m.sites[0]
             elif kind == MOVE.name and move is not None:
                 a, b = m.sites
-                out[move + a * n + b] = m
+                m.code = move[0] + a * len(self.game.sites) + b
             else:
-                out[encode(m)] = m
-        state._numbered = (moves, out)
-        return out
+                m.code = self.encode(m)
+        return m.code
 
 
 def _last_at_most(starts: list[int], action: int) -> int:

@@ -7,7 +7,7 @@ import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -22,6 +22,9 @@ from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
 from stdlib.steps import Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 from stdlib.turns import Continuation
+
+if TYPE_CHECKING:
+    from interpreter.actions import ActionSpace
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class State:
         self.before: tuple[tuple[int, int], ...] = ()
         self._moves: list[Move] | None = None
         # The legal moves by action number, beside the list they number (interpreter/actions).
-        self._numbered: tuple[list[Move] | None, dict[int, Move]] | None = None
+        self._numbered: tuple[list[Move] | None, list[int]] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
         # While a move is made to be unmade (Game.make): the (site, old value) of each change.
         self.log: list[tuple[int, int]] | None = None
@@ -171,15 +174,11 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal moves as integer actions, ascending (see interpreter/actions.py)."""
-        from interpreter.actions import legal_actions
-
-        return legal_actions(self)
+        return self.game.actions.legal_actions(self)
 
     def apply_action(self, action: int) -> State:
         """The state after the move numbered `action` (see interpreter/actions.py)."""
-        from interpreter.actions import apply_action
-
-        return apply_action(self, action)
+        return self.game.apply(self, self.game.actions.decode(self, action))
 
 
 def _copy_history(old: State, new: State) -> None:
@@ -442,6 +441,13 @@ class Game:
             if state is not None:
                 state.trial -= 1
                 state.tried -= 1
+
+    @functools.cached_property
+    def actions(self) -> ActionSpace:
+        """The game's moves as integer actions (see interpreter/actions.py), made once."""
+        from interpreter.actions import action_space
+
+        return action_space(self)
 
     @functools.cached_property
     def graph(self) -> nx.Graph:

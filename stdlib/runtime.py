@@ -28,7 +28,7 @@ class Move:
     `changes` are the (site, new board value) pairs it makes, captures included. Two moves are
     equal when their notation is."""
 
-    __slots__ = ("kind", "sites", "changes", "names", "_changed")
+    __slots__ = ("kind", "sites", "changes", "names", "_changed", "code")
 
     def __init__(self, kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
                  names: tuple[str, ...]) -> None:
@@ -37,6 +37,9 @@ class Move:
         self.changes = changes
         self.names = names
         self._changed: tuple[int, ...] | None = None
+        # The move's integer action, once its game's action space has numbered it (a move
+        # belongs to one game; see interpreter/actions.py).
+        self.code: int | None = None
 
     @property
     def changed(self) -> tuple[int, ...]:
