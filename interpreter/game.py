@@ -18,8 +18,8 @@ from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash, situation
 from stdlib.movekinds import Refused, kind_of, move_kinds
-from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move, moves_a_piece
-from stdlib.steps import Step, as_step
+from stdlib.runtime import EMPTY, Chain, Ctx, Env, Move, Placements, every_move, moves_a_piece
+from stdlib.steps import MoveScreen, Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 from stdlib.turns import Continuation
 
@@ -223,6 +223,22 @@ def _all_of(tests: list[Callable[[Move], bool]]) -> Callable[[Move], bool]:
     return lambda move: all(test(move) for test in tests)
 
 
+def _placement_verdicts(tests: list[Callable[[Move], bool]], part: Placements
+                        ) -> tuple[int, int] | None:
+    """The sites of `part`'s placements that every step's screen certainly lets through, and
+    those that a step certainly refuses after the steps before it certainly changed nothing,
+    as bitsets; None when a screen cannot judge placements at once."""
+    passes, refused = -1, 0
+    value, sites = part.value, part.indices
+    for test in tests:
+        verdicts = test.placements(value, sites) if isinstance(test, MoveScreen) else None
+        if verdicts is None:
+            return None
+        refused |= passes & verdicts[1]
+        passes &= verdicts[0]
+    return passes, refused
+
+
 class TurnInProgress:
     """The engine's side of `steps.Turn`: the actions of one decision and the automatic steps
     after it, applied to a board in place. For a real move the board is the position's and
@@ -369,13 +385,14 @@ class Game:
         return f"<Game {self.name}>"
 
     def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Step]
-                    ) -> Callable[[Ctx], list[Move]]:
+                    ) -> Callable[[Ctx], Sequence[Move]]:
         """The decision's moves, less those that a step of `after` refuses: each move is
-        made on the board with the steps after it, in order, then undone."""
-        def generate(ctx: Ctx) -> list[Move]:
+        made on the board with the steps after it, in order, then undone — unless the steps'
+        screens are certain it passes, or (when no reason is asked for) that it is refused."""
+        def generate(ctx: Ctx) -> Sequence[Move]:
             # A move that every step certainly lets through unchanged need not be tried.
             safe = None
-            tests = []
+            tests: list[Callable[[Move], bool]] = []
             for step in after:
                 test = step.screen(ctx)
                 if test is None:
@@ -395,17 +412,54 @@ class Game:
                 moves = every_move(decision, ctx)
             finally:
                 ctx.admit = saved
-            out = []
-            for move in moves:
-                reason = None if safe is not None and safe(move) else \
-                    self._forbidden(ctx, move, after)
-                if reason is None:
-                    out.append(move)
-                    if ctx.probe:
-                        break
-                elif ctx.explain is not None:
-                    ctx.explain.setdefault(move.key, reason)
-            return out
+            explain = ctx.explain
+            kept: list[Sequence[Move]] = []
+            parts = moves.parts if isinstance(moves, Chain) else (moves,)
+            for part in parts:
+                verdicts = _placement_verdicts(tests, part) \
+                    if safe is not None and isinstance(part, Placements) else None
+                if verdicts is not None:
+                    assert isinstance(part, Placements)
+                    passes, refused = verdicts
+                    if explain is not None:
+                        refused = 0  # tried, to say why
+                    row = part.row
+                    sites: list[int] = []
+                    for s in part.indices:
+                        if passes >> s & 1:
+                            sites.append(s)
+                        elif refused >> s & 1:
+                            continue
+                        else:
+                            move = row[s]
+                            reason = self._forbidden(ctx, move, after)
+                            if reason is None:
+                                sites.append(s)
+                            elif explain is not None:
+                                explain.setdefault(move.key, reason)
+                                continue
+                            else:
+                                continue
+                        if ctx.probe:
+                            return [row[s]]
+                    if sites:
+                        kept.append(Placements(sites, part.value, row))
+                    continue
+                out = []
+                for move in part:
+                    reason = None if safe is not None and safe(move) else \
+                        self._forbidden(ctx, move, after)
+                    if reason is None:
+                        out.append(move)
+                        if ctx.probe:
+                            return out
+                    elif explain is not None:
+                        explain.setdefault(move.key, reason)
+                if out:
+                    kept.append(out)
+            if not kept:
+                return []
+            return kept[0] if len(kept) == 1 else Chain(kept)
 
         kinds = getattr(decision, "kinds", None)
         if kinds is not None:
@@ -787,20 +841,25 @@ class Game:
         if step <= last_step and not steps[step][0]:
             effects = self._effects_ctx(state, move, mover)
             turn = TurnInProgress(self, state, board, mover, trying=False)
-            turn.changed = list(move.changed)
+            changed = move.changed
+            turn.changed = list(changed)
             turn.taken = taken
-            marks = turn.marks
+            marks = effects.marks = turn.marks
+            effects.last = changed
             while step <= last_step and not steps[step][0]:
                 automatic: Step = steps[step][1]
                 if not automatic.may_refuse:  # a check, passed when the move was found legal
+                    if len(turn.changed) != len(changed):  # the steps so far changed sites
+                        changed = effects.last = tuple(turn.changed)
                     effects.hands = state.hands
-                    effects.last = tuple(turn.changed)
                     effects.taken = turn.taken
-                    effects.marks = turn.marks
                     automatic.run(effects, turn)
                 step += 1
             taken = turn.taken
-        changed = tuple(turn.changed) if turn is not None else move.changed
+            if len(turn.changed) != len(changed):
+                changed = tuple(turn.changed)
+        else:
+            changed = move.changed
         if taken:
             state.captures += taken
         if env.uses_quiet:

@@ -19,6 +19,7 @@ from stdlib.runtime import (
     recent_sites,
     with_reads,
 )
+from stdlib.steps import MoveScreen, Verdicts
 from stdlib.types import Cond, Direction, Link, Region, Regions, Relation, RoleExpr, SiteExpr
 
 
@@ -538,67 +539,152 @@ class Surrounded(AnyRegion):
         """Certain for a move that puts one piece on an empty site: the liberties of the
         role's chains before it tell whether a chain next to the site (or through it) is left
         without one. Any other move is not certain (it must be tried)."""
-        r = self.role(ctx)
-        board, owner = ctx.board, ctx.owner
-        adjacency, no_piece = self.adjacency, self.no_piece
+        return _ChainScreen(self, ctx)
+
+
+class _ChainScreen(MoveScreen):
+    """Surrounded's screen on one position: which single placements leave the role's chains
+    near the site all with a liberty (and, for all placements at once, which leave one
+    without)."""
+
+    __slots__ = ("r", "board", "owner", "adjacency", "no_piece", "roomy")
+
+    def __init__(self, region: Surrounded, ctx: Ctx) -> None:
+        self.r = region.role(ctx)
+        self.board, self.owner = ctx.board, ctx.owner
+        self.adjacency, self.no_piece = region.adjacency, region.no_piece
         # Per site of r's pieces, found when first asked: 1 when its chain has two liberties
         # or more, 2 when it has at most one, 0 not known yet.
-        roomy = bytearray(len(board))
+        self.roomy = bytearray(len(ctx.board))
 
-        def has_room(start: int) -> bool:
-            known = roomy[start]
-            if known:
-                return known == 1
+    def _has_room(self, start: int) -> bool:
+        roomy = self.roomy
+        known = roomy[start]
+        if known:
+            return known == 1
+        board, owner, r = self.board, self.owner, self.r
+        adjacency, no_piece = self.adjacency, self.no_piece
+        chain = [start]
+        seen = {start}
+        liberty = -1
+        for s in chain:
+            for t in adjacency[s]:
+                u = board[t]
+                if u == EMPTY:
+                    if t != liberty and t not in no_piece:
+                        if liberty >= 0:  # a second one
+                            for c in chain:
+                                roomy[c] = 1
+                            return True
+                        liberty = t
+                elif roomy[t] == 1:
+                    for c in chain:  # part of a chain found roomy
+                        roomy[c] = 1
+                    return True
+                elif t not in seen and owner[u] == r:
+                    seen.add(t)
+                    chain.append(t)
+        for c in chain:
+            roomy[c] = 2
+        return False
+
+    def _single_liberties(self) -> int:
+        """The sites that are the only liberty of a chain of r's, as a bitset: every chain is
+        searched whole, once."""
+        board, owner, r = self.board, self.owner, self.r
+        adjacency, no_piece, roomy = self.adjacency, self.no_piece, self.roomy
+        single = 0
+        for start, v in enumerate(board):
+            if roomy[start] or owner[v] != r:
+                continue
+            roomy[start] = 3  # being searched
             chain = [start]
-            seen = {start}
             liberty = -1
+            many = False
             for s in chain:
                 for t in adjacency[s]:
                     u = board[t]
                     if u == EMPTY:
-                        if t != liberty and t not in no_piece:
-                            if liberty >= 0:  # a second one
-                                for c in chain:
-                                    roomy[c] = 1
-                                return True
-                            liberty = t
-                    elif roomy[t] == 1:
-                        for c in chain:  # part of a chain found roomy
-                            roomy[c] = 1
-                        return True
-                    elif t not in seen and owner[u] == r:
-                        seen.add(t)
-                        chain.append(t)
+                        if not many and t != liberty and t not in no_piece:
+                            if liberty >= 0:
+                                many = True
+                            else:
+                                liberty = t
+                    elif owner[u] == r:
+                        known = roomy[t]
+                        if not known:
+                            roomy[t] = 3
+                            chain.append(t)
+                        elif known == 1:  # part of a chain found roomy (by _has_room)
+                            many = True
+            mark = 1 if many else 2
             for c in chain:
-                roomy[c] = 2
-            return False
+                roomy[c] = mark
+            if not many and liberty >= 0:
+                single |= 1 << liberty
+        return single
 
-        def certainly_none(move: Move) -> bool:
-            changes = move.changes
-            if len(changes) != 1:
-                return False
-            site, value = changes[0]
-            if board[site] != EMPTY or value == EMPTY or site in no_piece:
-                return False
-            # Each chain of r's next to the site has it as a liberty. A piece of r joins them
-            # into one chain with the site, which has a liberty if the site has an empty
-            # neighbour or one of them has another liberty; another piece takes a liberty
-            # from each of them, which keeps one only if it had two.
-            if owner[value] == r:
+    def __call__(self, move: Move) -> bool:
+        changes = move.changes
+        if len(changes) != 1:
+            return False
+        site, value = changes[0]
+        board, owner, r = self.board, self.owner, self.r
+        no_piece, roomy = self.no_piece, self.roomy
+        if board[site] != EMPTY or value == EMPTY or site in no_piece:
+            return False
+        # Each chain of r's next to the site has it as a liberty. A piece of r joins them
+        # into one chain with the site, which has a liberty if the site has an empty
+        # neighbour or one of them has another liberty; another piece takes a liberty
+        # from each of them, which keeps one only if it had two.
+        if owner[value] == r:
+            for t in self.adjacency[site]:
+                u = board[t]
+                if u == EMPTY:
+                    if t not in no_piece:
+                        return True
+                elif owner[u] == r:
+                    known = roomy[t]
+                    if known == 1 or (not known and self._has_room(t)):
+                        return True
+            return False
+        for t in self.adjacency[site]:
+            if owner[board[t]] == r:
+                known = roomy[t]
+                if known == 2 or (not known and not self._has_room(t)):
+                    return False
+        return True
+
+    def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
+        """Exact for every empty site: as __call__, the region is certainly empty after the
+        placement where __call__ is true of it, and certainly not empty elsewhere (a chain
+        next to the site, or through it, then has no liberty left)."""
+        if value == EMPTY:
+            return None
+        board, owner, r = self.board, self.owner, self.r
+        adjacency, no_piece, roomy = self.adjacency, self.no_piece, self.roomy
+        has_room = self._has_room
+        none = some = 0
+        if owner[value] == r:
+            for site in sites:
+                if board[site] != EMPTY or site in no_piece:
+                    continue
                 for t in adjacency[site]:
                     u = board[t]
                     if u == EMPTY:
                         if t not in no_piece:
-                            return True
+                            break
                     elif owner[u] == r:
                         known = roomy[t]
                         if known == 1 or (not known and has_room(t)):
-                            return True
-                return False
-            for t in adjacency[site]:
-                if owner[board[t]] == r:
-                    known = roomy[t]
-                    if known == 2 or (not known and not has_room(t)):
-                        return False
-            return True
-        return certainly_none
+                            break
+                else:
+                    some |= 1 << site
+                    continue
+                none |= 1 << site
+        else:
+            # Another piece leaves a chain of r's next to the site without a liberty exactly
+            # when the site is the chain's only liberty.
+            some = self._single_liberties()
+            none = ~some
+        return none, some

@@ -9,7 +9,8 @@ from typing import Any
 from stdlib.moves import kinded
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
-from stdlib.runtime import Ctx, Env, Memory, Move, every_move
+from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move, every_move
+from stdlib.steps import MoveScreen, Verdicts
 from stdlib.types import Cond, Moves, Pattern
 
 Restriction = tuple[tuple[tuple[int, int], ...], ...]  # windows as ((site, value), ...)
@@ -170,6 +171,7 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
     if not situational:  # a ko: the last turn's changes survive position text (`before:`)
         env.shared["recent history"] = True
     roles = len(env.roles)
+    where: dict[int, dict[int, int]] = {}  # per board value, the site of each of its keys
 
     def test(ctx: Ctx) -> bool:
         state = ctx.state
@@ -205,23 +207,68 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
             return None
         if state.history is None:
             return lambda move: True
-        board, before = ctx.board, state.zhash
         recent = None if last is None else set(state.history[-last:])
-        seen, earlier = state.seen, times - 1
-
-        def fresh(move: Move) -> bool:
-            changes = move.changes
-            if len(changes) == 1:
-                ((s, v),) = changes
-                h = before ^ table[s][board[s]] ^ table[s][v]
-            elif not changes:
-                return True  # a turn that changes nothing repeats nothing
-            else:
-                h = before
-                for s, v in dict(changes).items():  # a site changed twice: its last value
-                    h ^= table[s][board[s]] ^ table[s][v]
-            return h not in recent if recent is not None else seen.get(h, 0) < earlier
-        return fresh
+        return _Fresh(table, ctx.board, state.zhash, recent, state.seen, times - 1, where)
     test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
     test.screen = screen  # type: ignore[attr-defined]
     return test
+
+
+class _Fresh(MoveScreen):
+    """The screen of (repeated) on one position: which moves certainly make a board that does
+    not repeat (the hash after the move, from the position's and the move's changes) — and,
+    for all placements at once, which certainly make one that does."""
+
+    __slots__ = ("table", "board", "before", "recent", "seen", "earlier", "where")
+
+    def __init__(self, table: list[list[int]], board: list[int], before: int,
+                 recent: set[int] | None, seen: dict[int, int], earlier: int,
+                 where: dict[int, dict[int, int]]) -> None:
+        self.table, self.board, self.before = table, board, before
+        self.recent, self.seen, self.earlier = recent, seen, earlier
+        self.where = where  # per board value, the site of each of its keys (made when asked)
+
+    def _after(self, changes: tuple[tuple[int, int], ...]) -> int:
+        table, board = self.table, self.board
+        if len(changes) == 1:
+            ((s, v),) = changes
+            return self.before ^ table[s][board[s]] ^ table[s][v]
+        h = self.before
+        for s, v in dict(changes).items():  # a site changed twice: its last value
+            h ^= table[s][board[s]] ^ table[s][v]
+        return h
+
+    def _repeats(self, h: int) -> bool:
+        recent = self.recent
+        return h in recent if recent is not None else self.seen.get(h, 0) >= self.earlier
+
+    def __call__(self, move: Move) -> bool:
+        changes = move.changes
+        if not changes:
+            return True  # a turn that changes nothing repeats nothing
+        return not self._repeats(self._after(changes))
+
+    def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
+        """A placement on an empty site makes the position's hash XOR the key of the value on
+        the site: the boards that stood before, by their hash, say which sites repeat one."""
+        table, board, before = self.table, self.board, self.before
+        repeats = 0
+        earlier, seen = self.earlier, self.seen
+        boards: Collection[int] | None = self.recent
+        if boards is None and len(seen) < len(sites):
+            boards = [h for h, n in seen.items() if n >= earlier]
+        if boards is not None and len(boards) <= len(sites):
+            where = self.where.get(value)
+            if where is None:
+                where = self.where[value] = {row[value]: s for s, row in enumerate(table)}
+            for h in boards:
+                s = where.get(before ^ h)
+                if s is not None and board[s] == EMPTY:
+                    repeats |= 1 << s
+        else:
+            repeated = self._repeats
+            for s in sites:
+                if board[s] == EMPTY and repeated(before ^ table[s][value]):
+                    repeats |= 1 << s
+        return ~repeats, repeats
+

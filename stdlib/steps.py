@@ -17,7 +17,7 @@ the games that do not use it, never wrong.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Protocol
 
 from stdlib.runtime import Ctx, Move
@@ -64,8 +64,59 @@ class Step(ABC):
         that the step certainly lets through unchanged, judged as if the steps before it had
         changed nothing — a step that may refuse certainly does not refuse it, a step that
         changes sites certainly changes none (and does nothing else) — so that the engine
-        need not try a move every step passes; or None, and every move is tried."""
+        need not try a move every step passes; or None, and every move is tried. A screen
+        that is a MoveScreen may also judge all the placements of a piece at once, and say
+        which moves the step certainly refuses: those are not tried either (unless the
+        reason is asked for)."""
         return None
+
+
+Verdicts = tuple[int, int]  # (lets through, refuses): sets of sites, as bitsets (bit s: site s)
+
+
+class MoveScreen(ABC):
+    """A screen (see Step.screen) that can also judge every placement of a piece at once.
+    Optional: a screen that is a plain function is asked move by move, which is slower for
+    decisions with many placements, never wrong.
+
+    At the level of a condition or a region (Screen, AnyRegion.screen), the two verdicts are
+    "certainly false / empty right after the move" and "certainly true / not empty"; at the
+    level of a step (Step.screen), "certainly lets the move through unchanged" and "certainly
+    refuses it" (a step that never refuses certainly refuses nothing: see `unrefusing`)."""
+
+    @abstractmethod
+    def __call__(self, move: Move) -> bool:
+        """The screen's test of one move (see Step.screen)."""
+
+    def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
+        """For the moves that put the board value `value` on one of `sites` (empty sites
+        where a piece may stand) and change nothing else: the sites where the move certainly
+        passes (exactly those where __call__ is true of it) and those where it is certainly
+        refused, as bitsets (bits of other sites mean nothing); or None, and each move is
+        asked alone. Called once per position and value, instead of once per move."""
+        return None
+
+
+class Unrefusing(MoveScreen):
+    """A condition's or region's screen as the screen of a step that never refuses: what it
+    lets through is the same, it refuses nothing."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: MoveScreen) -> None:
+        self.inner = inner
+
+    def __call__(self, move: Move) -> bool:
+        return self.inner(move)
+
+    def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
+        verdicts = self.inner.placements(value, sites)
+        return None if verdicts is None else (verdicts[0], 0)
+
+
+def unrefusing(screen: Callable[[Move], bool] | None) -> Callable[[Move], bool] | None:
+    """The screen of a step that never refuses, from its condition's or region's screen."""
+    return Unrefusing(screen) if isinstance(screen, MoveScreen) else screen
 
 
 class Screen(Protocol):
@@ -89,7 +140,8 @@ class Changing(Step):
         self._screen = screen  # which moves certainly leave it nothing to change (Step.screen)
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
-        return self._screen(ctx) if self._screen is not None else None
+        # The region's verdict "certainly some site" is no refusal: this step never refuses.
+        return unrefusing(self._screen(ctx)) if self._screen is not None else None
 
     def run(self, ctx: Ctx, turn: Turn) -> None:
         changes = self.changes(ctx)
