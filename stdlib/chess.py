@@ -12,7 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from stdlib.moves import AttackTest, accept, kind_value, kinded, kinds_named
+from stdlib.moves import (
+    AttackTest,
+    Line,
+    Reach,
+    accept,
+    kind_value,
+    kinded,
+    kinds_named,
+    value_sites,
+)
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
 from stdlib.statefields import MoveCounters, declare
@@ -63,6 +72,29 @@ class Attacked:
         # attacks to say what they depend on (AttackTest.lines).
         self.values = getattr(region, "values", None)
         self.lines = test.lines if isinstance(test, AttackTest) else None
+        # The position's sites of each board value, to look only along the lines where a
+        # piece of the attacker of the line's kinds stands.
+        self.known = value_sites(env) if self.lines is not None else None
+        self.owner = env.owner
+        self._near: dict[tuple[int, int], tuple[dict[int, list[int]], tuple[int, ...]]] = {}
+        self._bad: dict[tuple[int, tuple[int, ...]], tuple[bool, ...]] = {}
+
+    def near(self, role: int, site: int, found: tuple[Line, ...]
+             ) -> tuple[dict[int, list[int]], tuple[int, ...]]:
+        """For the lines from `site` (found): which lines each site lies on, and the board
+        values of `role` that take along one of them."""
+        key = (role, site)
+        known = self._near.get(key)
+        if known is None:
+            on: dict[int, list[int]] = {}
+            values: set[int] = set()
+            mine = [v for v, o in enumerate(self.owner) if o == role]
+            for i, (ray, kinds) in enumerate(found):
+                for t in ray:
+                    on.setdefault(t, []).append(i)
+                values.update(v for v in mine if kinds is None or v in kinds)
+            known = self._near[key] = (on, tuple(sorted(values)))
+        return known
 
     def __call__(self, ctx: Ctx) -> bool:
         attacker = self.attacker
@@ -120,6 +152,17 @@ class Attacked:
             found = lines(role, k)
             if found is None:
                 return None
+            data = self.known(ctx) if self.known is not None else None
+            if data is not None:  # only the lines where an attacker of their kinds stands
+                on, takers = self.near(role, k, found)
+                hit: set[int] = set()
+                for v in takers:
+                    for s in data.get(v, ()):
+                        for i in on.get(s, ()):
+                            kinds_i = found[i][1]
+                            if kinds_i is None or v in kinds_i:
+                                hit.add(i)
+                found = tuple(found[i] for i in sorted(hit))
             for ray, kinds in found:
                 between: list[int] = []
                 for t in ray:
@@ -134,23 +177,32 @@ class Attacked:
                                 guarded.update(between)
                             break
                         between.append(t)
-        region = frozenset(sites)
-        values = frozenset(values_of(ctx))
+        values = values_of(ctx)
+        bad = self._bad.get((role, tuple(values)))
+        if bad is None:  # per board value: does putting it anywhere need the exact test?
+            bad = self._bad[(role, tuple(values))] = tuple(
+                o == role or v in values for v, o in enumerate(owner))
+        # Sites where any change needs the exact test (the region's; a pinned piece's, which
+        # only ever leaves its site).
+        danger = frozenset(sites) | pinned
 
-        def safe(move: Move) -> bool:
+        if not guarded:
+            def safe(move: Move) -> bool:
+                for s, v in move.changes:
+                    if s in danger or bad[v]:
+                        return exact(move)
+                return True
+            return safe
+
+        def safe_guarded(move: Move) -> bool:
             emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
             for s, v in move.changes:
-                if s in region:
+                if s in danger or bad[v]:
                     return exact(move)
-                if v == EMPTY:
-                    if s in pinned:
-                        return exact(move)
-                    if s in guarded:
-                        emptied += 1
-                elif owner[v] == role or v in values:
-                    return exact(move)
+                if v == EMPTY and s in guarded:
+                    emptied += 1
             return emptied < 2 or exact(move)
-        return safe
+        return safe_guarded
 
 
 # Castling --------------------------------------------------------------------------------------
@@ -308,6 +360,12 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
                 continue
             accept(ctx, c.move, c.move.sites[1], k, None, None, out, from_hand=False)
         return out
+
+    def pairs(mover: int) -> frozenset[tuple[int, int]]:
+        return frozenset((c.move.sites[0], c.move.sites[-1]) for c in rights()
+                         if c.right[0] == mover and c.move is not None)
+    generate.reach = Reach(pairs, frozenset(k for k, _ in values if k >= 0),  # type: ignore[attr-defined]
+                           True)
     return kinded(generate, "move")
 
 
@@ -412,6 +470,12 @@ def en_passant(env: Env, piece: str) -> Moves:
             accept(ctx, Move("move", (b, site), changes, names), site, b, None, None, out,
                    from_hand=False)
         return out
+
+    def pairs(mover: int) -> frozenset[tuple[int, int]]:
+        dirs = forward(mover) if callable(forward) else forward
+        return frozenset((b, step[d][b]) for b in range(topo.size) for d in dirs
+                         if d in step and step[d][b] != -1)
+    generate.reach = Reach(pairs, kinds, True)  # type: ignore[attr-defined]
     return kinded(generate, "move")
 
 

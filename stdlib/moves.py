@@ -7,6 +7,8 @@ reason an `IllegalMoveError` gives."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
@@ -585,6 +587,126 @@ def own_pieces(ctx: Ctx, from_: Region | None, kinds: frozenset[int] | None
             yield s, v
 
 
+class ValueSites(Tracker):
+    """The sites holding each board value, in site order (a tuple per value present), kept by
+    a position: generators of one kind of piece look its sites up instead of scanning the
+    board. The tuples are never changed, so a successor position shares them."""
+
+    def build(self, board: list[int]) -> dict[int, tuple[int, ...]]:
+        found: dict[int, list[int]] = {}
+        for s, v in enumerate(board):
+            if v != EMPTY:
+                found.setdefault(v, []).append(s)
+        return {v: tuple(sites) for v, sites in found.items()}
+
+    def update(self, data: dict[int, tuple[int, ...]], board: list[int], site: int, old: int,
+               new: int) -> dict[int, tuple[int, ...]]:
+        if old != EMPTY:
+            sites = data[old]
+            i = sites.index(site)
+            data[old] = sites[:i] + sites[i + 1:]
+        if new != EMPTY:
+            sites = data.get(new, ())
+            i = bisect.bisect_left(sites, site)
+            data[new] = sites[:i] + (site,) + sites[i:]
+        return data
+
+    def copy(self, data: dict[int, tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        return dict(data)
+
+
+def value_sites(env: Env) -> Callable[[Ctx], dict[int, tuple[int, ...]] | None]:
+    """The position's ValueSites data (None while a move is tried out on the board): one
+    tracker shared by every generator of the game that asks."""
+    found = env.shared.get("value sites")
+    if found is None:
+        found = env.shared["value sites"] = env.track(ValueSites())
+    return found  # type: ignore[no-any-return]
+
+
+class Origins:
+    """Where the mover's pieces of some kinds stand (those on the `from:` sites, when the
+    region does not depend on the position), looked up in the position's ValueSites: the
+    sites in order, each holding a piece of the mover of the kinds; or None when the position
+    cannot tell now (a move is being tried out) or the generator moves any piece, and the
+    caller scans the board (own_pieces)."""
+
+    def __init__(self, env: Env, from_: Region | None, kinds: frozenset[int] | None) -> None:
+        within = getattr(from_, "static", None) if from_ is not None else None
+        self.within: frozenset[int] | None = within
+        # A region that depends on the position (or the mover): its sites as a set, by the
+        # tuple it gives (None: not in site order, then the board is scanned).
+        self.region = from_ if from_ is not None and within is None else None
+        self.regions: dict[tuple[int, ...], frozenset[int] | None] = {}
+        self.known = value_sites(env) if kinds is not None else None
+        owner = env.owner
+        self.values = [tuple(sorted(v for v in kinds or () if owner[v] == r))
+                       for r in range(len(env.roles))]
+
+    def __call__(self, ctx: Ctx) -> Sequence[int] | None:
+        known = self.known
+        if known is None:
+            return None
+        data = known(ctx)
+        if data is None:
+            return None
+        values = self.values[ctx.mover]
+        if len(values) == 1:
+            sites: Sequence[int] = data.get(values[0], ())
+        else:
+            sites = sorted(s for v in values for s in data.get(v, ()))
+        within = self.within
+        if self.region is not None:
+            found = self.region(ctx)
+            if not isinstance(found, tuple):
+                return None
+            if found in self.regions:
+                within = self.regions[found]
+            else:
+                within = self.regions[found] = frozenset(found) if all(
+                    a < b for a, b in zip(found, found[1:], strict=False)) else None
+            if within is None:
+                return None
+        if within is not None:
+            return [s for s in sites if s in within]
+        return sites
+
+
+class Reach:
+    """What a generator's moves can be, whatever the position (any-of reads it to look for
+    duplicates only between alternatives that can offer the same move): per mover, the
+    (first site, last site) pairs of its moves; the board values of the pieces they move,
+    standing on the first site (None: any); and whether it never offers the same move twice
+    in one position; `interned`: equal moves it offers are the same object (each made once
+    per game by Env.piece_move), so that duplicates may be told by identity."""
+
+    def __init__(self, pairs: Callable[[int], frozenset[tuple[int, int]]],
+                 values: frozenset[int] | None, distinct: bool, interned: bool = False
+                 ) -> None:
+        self._pairs = pairs
+        self.values = values
+        self.distinct = distinct
+        self.interned = interned
+        self._known: dict[int, frozenset[tuple[int, int]]] = {}
+
+    def pairs(self, mover: int) -> frozenset[tuple[int, int]]:
+        found = self._known.get(mover)
+        if found is None:
+            found = self._known[mover] = self._pairs(mover)
+        return found
+
+    def meets(self, other: Reach, mover: int) -> bool:
+        """Can the two offer the same move (same sites) to `mover` in some position?"""
+        if self.values is not None and other.values is not None \
+                and not self.values & other.values:
+            return False
+        return not self.pairs(mover).isdisjoint(other.pairs(mover))
+
+
+def reach_of(generate: Moves) -> Reach | None:
+    return getattr(generate, "reach", None)  # type: ignore[no-any-return]
+
+
 def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
                    if_: Cond | None, unless: Cond | None, reach: int | None,
                    of: str | None = None) -> Moves:
@@ -599,8 +721,60 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
     target = cell_test(env, to)
     no_piece = env.no_piece
     kinds = kinds_named(env, of)
+    origins = Origins(env, from_, kinds)
+    size = env.topology.size
+
+    def paths(mover: int, s: int) -> list[tuple[int, ...]]:
+        """The lines from s a piece of the mover goes along, each cut at its first special
+        site."""
+        out = []
+        for d in (dirs(mover) if callable(dirs) else dirs):
+            line = lines[d][s]
+            cut = next((i for i, t in enumerate(line) if t in no_piece), len(line))
+            if cut:
+                out.append(line[:cut])
+        return out
+
+    # Without filters, per (board value, site): along each line, each site and the move
+    # there (made once per game).
+    fast = if_ is None and unless is None and to in ("Empty", "Enemy", "EmptyOrEnemy")
+    made: dict[int, tuple[tuple[tuple[int, Move], ...], ...]] = {}
+    owner_of = env.owner
+
+    def moves_from(s: int, v: int) -> tuple[tuple[tuple[int, Move], ...], ...]:
+        found = made[v * size + s] = tuple(
+            tuple((t, env.piece_move(s, t, v)) for t in line)
+            for line in paths(owner_of[v], s))
+        return found
+
+    take_empty = to in ("Empty", "EmptyOrEnemy")
+    take_enemy = to in ("Enemy", "EmptyOrEnemy")
 
     def generate(ctx: Ctx) -> list[Move]:
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        sites = origins(ctx) if fast and not ctx.probe else None
+        if sites is None:
+            return scan(ctx)
+        out: list[Move] = []
+        for s in sites:
+            v = board[s]
+            key = v * size + s
+            rows = made[key] if key in made else moves_from(s, v)
+            for row in rows:
+                for t, m in row:
+                    x = board[t]
+                    if x == EMPTY:
+                        if take_empty:
+                            out.append(m)
+                        continue
+                    if take_enemy:
+                        o = owner[x]
+                        if o >= 0 and o != mover:
+                            out.append(m)
+                    break
+        return out
+
+    def scan(ctx: Ctx) -> list[Move]:
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
         ds = dirs(mover) if callable(dirs) else dirs
         origins = from_(ctx) if from_ is not None else range(len(board))
@@ -621,6 +795,23 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     if board[t] != EMPTY:
                         break
         return out
+
+    within = getattr(from_, "static", None) if from_ is not None else None
+
+    def pairs(mover: int) -> frozenset[tuple[int, int]]:
+        return frozenset((s, t) for s in range(size) if within is None or s in within
+                         for line in paths(mover, s) for t in line)
+
+    def distinct() -> bool:
+        """No two lines from a site share a site (then no move is offered twice)."""
+        for r in range(len(env.roles)):
+            for s in range(size):
+                reached = [t for line in paths(r, s) for t in line]
+                if len(set(reached)) != len(reached):
+                    return False
+        return True
+
+    generate.reach = Reach(pairs, kinds, distinct(), interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
         generate.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
     return kinded(generate, "move")
@@ -823,8 +1014,21 @@ class AnyAttacks(AttackTest):
         if key not in self._lines:
             parts = [test.lines(role, site) if isinstance(test, AttackTest) else None
                      for test in self.tests]
-            self._lines[key] = None if any(p is None for p in parts) else tuple(
-                line for p in parts for line in p or ())
+            if any(p is None for p in parts):
+                self._lines[key] = None
+            else:
+                # The same ray of several tests is one line, taken along by any of their
+                # kinds: the first piece of any of them ends what each test sees of it.
+                merged: dict[tuple[int, ...], frozenset[int] | None] = {}
+                for p in parts:
+                    for ray, kinds in p or ():
+                        if ray in merged:
+                            known = merged[ray]
+                            merged[ray] = None if known is None or kinds is None \
+                                else known | kinds
+                        else:
+                            merged[ray] = kinds
+                self._lines[key] = tuple(merged.items())
         return self._lines[key]
 
 
@@ -853,8 +1057,38 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     no_piece = env.no_piece
     target = cell_test(env, to)
     kinds = kinds_named(env, of)
+    origins = Origins(env, from_, kinds)
+    size = env.topology.size
+    fast = if_ is None and unless is None and to in ("Empty", "Enemy", "EmptyOrEnemy")
+    take_empty = to in ("Empty", "EmptyOrEnemy")
+    take_enemy = to in ("Enemy", "EmptyOrEnemy")
+    made: dict[int, tuple[tuple[int, Move], ...]] = {}  # per (value, site): (to, move)
 
     def generate(ctx: Ctx) -> list[Move]:
+        sites = origins(ctx) if fast and not ctx.probe else None
+        if sites is None:
+            return scan(ctx)
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        out: list[Move] = []
+        for s in sites:
+            v = board[s]
+            key = v * size + s
+            row = made.get(key)
+            if row is None:
+                row = made[key] = tuple((t, env.piece_move(s, t, v)) for t in targets[s]
+                                        if t not in no_piece)
+            for t, m in row:
+                x = board[t]
+                if x == EMPTY:
+                    if take_empty:
+                        out.append(m)
+                elif take_enemy:
+                    o = owner[x]
+                    if o >= 0 and o != mover:
+                        out.append(m)
+        return out
+
+    def scan(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
         for s, v in own_pieces(ctx, from_, kinds):
             for t in targets[s]:
@@ -865,6 +1099,12 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
                         return out
         return out
 
+    within = getattr(from_, "static", None) if from_ is not None else None
+
+    def pairs(mover: int) -> frozenset[tuple[int, int]]:
+        return frozenset((s, t) for s in range(size) if within is None or s in within
+                         for t in targets[s] if t not in no_piece)
+    generate.reach = Reach(pairs, kinds, True, interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
         generate.attacks = LeapAttacks(targets, kinds)  # type: ignore[attr-defined]
     return kinded(generate, "move")
@@ -893,11 +1133,21 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
     names = env.names
     made: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Move] = {}
 
+    zones: dict[Any, frozenset[int]] = {}  # the region's sites, as a set
+
     def generate(ctx: Ctx) -> list[Move]:
-        zone = in_(ctx)
+        found = in_(ctx)
+        zone = zones.get(found) if isinstance(found, tuple) else None
+        if zone is None:
+            zone = frozenset(found)
+            if isinstance(found, tuple):
+                zones[found] = zone
+        listed = moves(ctx)
+        if zone.isdisjoint([m.sites[-1] for m in listed if m.sites]):
+            return listed if isinstance(listed, list) else list(listed)  # none arrives there
         board = ctx.board
         out: list[Move] = []
-        for m in moves(ctx):
+        for m in listed:
             if not moves_a_piece(m.kind) or m.sites[-1] not in zone or (
                     kinds is not None and board[m.sites[0]] not in kinds):
                 out.append(m)
@@ -916,6 +1166,9 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
     generate.kinds = (getattr(moves, "kinds", None) or frozenset()) | promotions  # type: ignore[attr-defined]
     if hasattr(moves, "attacks"):
         generate.attacks = moves.attacks  # type: ignore[attr-defined]
+    inner = reach_of(moves)
+    if inner is not None:  # the same sites; one move becomes several of different kinds
+        generate.reach = Reach(inner.pairs, inner.values, inner.distinct)  # type: ignore[attr-defined]
     return generate
 
 
@@ -1029,6 +1282,7 @@ def any_of(*alternatives: Moves) -> Moves:
                                    for alt in alternatives]
     known = all(hasattr(alt, "kinds") for alt in alternatives)
     disjoint = known and sum(len(k) for k in kinds) == len(frozenset().union(*kinds))
+    reaches = [reach_of(alt) for alt in alternatives]
 
     def chain(ctx: Ctx) -> Sequence[Move]:
         parts: list[Sequence[Move]] = []
@@ -1040,15 +1294,65 @@ def any_of(*alternatives: Moves) -> Moves:
                     break
         return Chain(parts)
 
+    # Per mover, per alternative: may it offer a move that it or another alternative also
+    # offers (then its moves are looked for among those already listed)?
+    shared: dict[int, list[bool]] = {}
+
+    def sharing(mover: int) -> list[bool]:
+        out = []
+        for i, mine in enumerate(reaches):
+            if mine is None or not known or not mine.distinct:
+                out.append(True)
+                continue
+            meets = False
+            for j, theirs in enumerate(reaches):
+                if j == i or kinds[i].isdisjoint(kinds[j]):
+                    continue
+                if theirs is None or mine.meets(theirs, mover):
+                    meets = True
+                    break
+            out.append(meets)
+        shared[mover] = out
+        return out
+
+    # Per mover: do the alternatives that may offer the same move all offer distinct moves
+    # made once per game (then a duplicate is the same object)?
+    by_identity: dict[int, bool] = {}
+
     def generate(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
-        seen: set[tuple[str, tuple[int, ...]]] = set()
-        for alt in alternatives:
-            for m in alt(ctx):
-                key = m.key
-                if key not in seen:  # two alternatives may offer the same move
-                    seen.add(key)
-                    out.append(m)
+        mover = ctx.mover
+        flags = shared.get(mover) or sharing(mover)
+        identity = by_identity.get(mover)
+        if identity is None:
+            identity = by_identity[mover] = all(
+                r is not None and r.distinct and r.interned
+                for r, maybe in zip(reaches, flags, strict=True) if maybe)
+        seen: set[Any] | None = None
+        held: list[Sequence[Move]] = []  # moves listed that may be offered again, not in seen
+        for alt, maybe in zip(alternatives, flags, strict=True):
+            moves = alt(ctx)
+            if not moves:
+                continue
+            if not maybe:
+                out.extend(moves)
+            elif seen is None and not held and reaches_distinct(alt):
+                out.extend(moves)
+                held.append(moves)
+            elif identity:
+                if seen is None:
+                    seen = set(map(id, itertools.chain.from_iterable(held)))
+                fresh = [m for m in moves if id(m) not in seen]
+                out.extend(fresh)
+                seen.update(map(id, fresh))
+            else:
+                if seen is None:
+                    seen = {m.key for part in held for m in part}
+                for m in moves:
+                    key = m.key
+                    if key not in seen:  # two alternatives may offer the same move
+                        seen.add(key)
+                        out.append(m)
             if ctx.probe and out:
                 break
         return out
@@ -1058,10 +1362,26 @@ def any_of(*alternatives: Moves) -> Moves:
         chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined]
     else:
         kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
+    if all(r is not None for r in reaches) and reaches:
+        def pairs(mover: int) -> frozenset[tuple[int, int]]:
+            return frozenset().union(*(r.pairs(mover) for r in reaches if r is not None))
+        values: frozenset[int] | None = frozenset()
+        for r in reaches:
+            assert r is not None
+            values = None if values is None or r.values is None else values | r.values
+        distinct = not disjoint or all(r is not None and r.distinct for r in reaches)
+        interned = all(r is not None and r.interned for r in reaches)
+        result.reach = Reach(pairs, values, distinct, interned)  # type: ignore[attr-defined]
     if all(hasattr(alt, "attacks") for alt in alternatives):
         tests = [alt.attacks for alt in alternatives]  # type: ignore[attr-defined]
         result.attacks = AnyAttacks(tests)  # type: ignore[attr-defined]
     return result
+
+
+def reaches_distinct(generate: Moves) -> bool:
+    """Does the generator never offer the same move twice in one position?"""
+    reach = reach_of(generate)
+    return reach is not None and reach.distinct
 
 
 def connected_groups(env: Env, size: int, dirs: tuple[str, ...],
