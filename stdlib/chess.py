@@ -126,18 +126,26 @@ class Attacked:
         attacker = self.attacker
         role = attacker(ctx) if attacker is not None else (ctx.mover + 1) % self.roles
         sites = self.region(ctx)
+        values = values_of(ctx)
         board, owner, test, state = ctx.board, ctx.owner, self.test, ctx.state
 
         def exact(move: Move) -> bool:
             """The condition is false after the move (judged on the board, then undone)."""
             changes = move.changes
             undo = [(s, board[s]) for s, _ in changes]
+            final = dict(changes)
+            # The region after the move: the sites holding its values (see KindSites).
+            after = [s for s in sites if s not in final]
+            after += [s for s, v in final.items() if v in values]
             if state is not None:
                 state.trial += 1  # the board is not the position's for now (see Env.track)
             try:
                 for s, v in changes:
                     board[s] = v
-                return not self(ctx)
+                for s in after:
+                    if test(ctx, s, role):
+                        return False
+                return True
             finally:
                 for s, v in reversed(undo):
                     board[s] = v
@@ -177,7 +185,6 @@ class Attacked:
                                 guarded.update(between)
                             break
                         between.append(t)
-        values = values_of(ctx)
         bad = self._bad.get((role, tuple(values)))
         if bad is None:  # per board value: does putting it anywhere need the exact test?
             bad = self._bad[(role, tuple(values))] = tuple(
@@ -308,7 +315,13 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
             plans.extend(plan(right) for right in castling_rights(env, king, rook, start))
         return plans
 
+    watched: list[frozenset[int]] = []  # the kings' and rooks' start sites
+
     def update(old: list[int], new: list[int], changed: tuple[int, ...], lost: Any) -> Any:
+        if not watched:
+            watched.append(frozenset(s for c in rights() for s in c.right[1:]))
+        if watched[0].isdisjoint(changed):
+            return lost or None
         gone = [c.right for c in rights() if (c.right[1] in changed or c.right[2] in changed)
                 and not (lost and c.right in lost)]
         if not gone:

@@ -757,9 +757,8 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
             return scan(ctx)
         out: list[Move] = []
         for s in sites:
-            v = board[s]
-            key = v * size + s
-            rows = made[key] if key in made else moves_from(s, v)
+            key = board[s] * size + s
+            rows = made[key] if key in made else moves_from(s, board[s])
             for row in rows:
                 for t, m in row:
                     x = board[t]
@@ -1294,11 +1293,9 @@ def any_of(*alternatives: Moves) -> Moves:
                     break
         return Chain(parts)
 
-    # Per mover, per alternative: may it offer a move that it or another alternative also
-    # offers (then its moves are looked for among those already listed)?
-    shared: dict[int, list[bool]] = {}
-
     def sharing(mover: int) -> list[bool]:
+        """Per alternative: may it offer a move that it or another alternative also offers
+        (then its moves are looked for among those already listed)?"""
         out = []
         for i, mine in enumerate(reaches):
             if mine is None or not known or not mine.distinct:
@@ -1312,31 +1309,35 @@ def any_of(*alternatives: Moves) -> Moves:
                     meets = True
                     break
             out.append(meets)
-        shared[mover] = out
         return out
 
     # Per mover: do the alternatives that may offer the same move all offer distinct moves
     # made once per game (then a duplicate is the same object)?
     by_identity: dict[int, bool] = {}
+    # Per mover: each alternative, whether it may meet another, whether it alone never
+    # offers a move twice.
+    plans: dict[int, list[tuple[Moves, bool, bool]]] = {}
 
     def generate(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
         mover = ctx.mover
-        flags = shared.get(mover) or sharing(mover)
-        identity = by_identity.get(mover)
-        if identity is None:
-            identity = by_identity[mover] = all(
-                r is not None and r.distinct and r.interned
-                for r, maybe in zip(reaches, flags, strict=True) if maybe)
+        plan = plans.get(mover)
+        if plan is None:
+            flags = sharing(mover)
+            plan = plans[mover] = [(alt, maybe, r is not None and r.distinct) for alt, maybe, r
+                                   in zip(alternatives, flags, reaches, strict=True)]
+            by_identity[mover] = all(r is not None and r.distinct and r.interned
+                                     for r, maybe in zip(reaches, flags, strict=True) if maybe)
+        identity = by_identity[mover]
         seen: set[Any] | None = None
         held: list[Sequence[Move]] = []  # moves listed that may be offered again, not in seen
-        for alt, maybe in zip(alternatives, flags, strict=True):
+        for alt, maybe, alone in plan:
             moves = alt(ctx)
             if not moves:
                 continue
             if not maybe:
                 out.extend(moves)
-            elif seen is None and not held and reaches_distinct(alt):
+            elif seen is None and not held and alone:
                 out.extend(moves)
                 held.append(moves)
             elif identity:
@@ -1376,12 +1377,6 @@ def any_of(*alternatives: Moves) -> Moves:
         tests = [alt.attacks for alt in alternatives]  # type: ignore[attr-defined]
         result.attacks = AnyAttacks(tests)  # type: ignore[attr-defined]
     return result
-
-
-def reaches_distinct(generate: Moves) -> bool:
-    """Does the generator never offer the same move twice in one position?"""
-    reach = reach_of(generate)
-    return reach is not None and reach.distinct
 
 
 def connected_groups(env: Env, size: int, dirs: tuple[str, ...],

@@ -100,17 +100,25 @@ class RoleSites(Tracker):
 class KindSites(AnyRegion):
     """The sites holding pieces of some kinds: of one role's (`role`), or of any role's."""
 
-    def __init__(self, by_role: list[list[int]], every: list[int], role: RoleExpr | None
+    def __init__(self, by_role: list[list[int]], every: list[int], role: RoleExpr | None,
+                 known: Callable[[Ctx], dict[int, tuple[int, ...]] | None] | None = None
                  ) -> None:
         self.by_role = by_role
         self.every = every
         self.role = role
+        self.known = known  # the position's sites of each board value (moves.ValueSites)
 
     def values(self, ctx: Ctx) -> list[int]:
         """The board values whose sites the region is (read by (attacked ...)'s screen)."""
         return self.by_role[self.role(ctx)] if self.role is not None else self.every
 
     def __call__(self, ctx: Ctx) -> list[int]:
+        data = self.known(ctx) if self.known is not None else None
+        if data is not None:
+            values = self.values(ctx)
+            if len(values) == 1:
+                return list(data.get(values[0], ()))
+            return sorted(s for v in values for s in data.get(v, ()))
         board = ctx.board
         out: list[int] = []
         for v in self.values(ctx):
@@ -140,7 +148,7 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
 
     (count (sites Occupied Mover of:{"Rook" "Queen"}))"""
     if of is not None:
-        from stdlib.moves import kinds_named
+        from stdlib.moves import kinds_named, value_sites
 
         values: frozenset[int] = frozenset()
         for name in of:
@@ -149,7 +157,7 @@ def sites_occupied(env: Env, role: RoleExpr | None = None, *, of: list[str] | No
         by_role = [sorted(v for v in values if owner[v] == r) for r in range(len(env.roles))]
         every = sorted(values)
 
-        return KindSites(by_role, every, role)
+        return KindSites(by_role, every, role, value_sites(env))
     if role is None:
         return lambda ctx: [s for s, v in enumerate(ctx.board) if v != EMPTY]
     pieces = env.shared.get("role sites")
