@@ -354,6 +354,8 @@ class Game:
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
         self._zobrist: list[list[int]] | None = env.shared.get("zobrist")
+        # The last move tried's turn and context, kept to try the next (see _forbidden).
+        self._trying: tuple[list[int], State | None, int, TurnInProgress, Ctx] | None = None
         # Per phase and step: the condition of a (continue ...) decision (None: none needed),
         # or False for every other step.
         self._continuation: list[list[Any]] = [
@@ -424,24 +426,23 @@ class Game:
                     if explain is not None:
                         refused = 0  # tried, to say why
                     row = part.row
-                    sites: list[int] = []
-                    for s in part.indices:
-                        if passes >> s & 1:
-                            sites.append(s)
-                        elif refused >> s & 1:
-                            continue
-                        else:
-                            move = row[s]
-                            reason = self._forbidden(ctx, move, after)
-                            if reason is None:
-                                sites.append(s)
-                            elif explain is not None:
-                                explain.setdefault(move.key, reason)
-                                continue
-                            else:
-                                continue
-                        if ctx.probe:
-                            return [row[s]]
+                    indices = part.indices
+                    if ctx.probe:  # the first legal placement is enough
+                        for s in indices:
+                            if passes >> s & 1 or not refused >> s & 1 and \
+                                    self._forbidden(ctx, row[s], after) is None:
+                                return [row[s]]
+                        continue
+                    # The placements neither certainly passed nor certainly refused are tried.
+                    decided = passes | refused
+                    for s in [s for s in indices if not decided >> s & 1]:
+                        move = row[s]
+                        reason = self._forbidden(ctx, move, after)
+                        if reason is None:
+                            passes |= 1 << s
+                        elif explain is not None:
+                            explain.setdefault(move.key, reason)
+                    sites = [s for s in indices if passes >> s & 1]
                     if sites:
                         kept.append(Placements(sites, part.value, row))
                     continue
@@ -472,8 +473,19 @@ class Game:
         if move.kind == "pass":
             return None
         state = ctx.state
-        turn = TurnInProgress(self, state, ctx.board, ctx.mover, trying=True)
-        trial = Ctx(ctx.board, ctx.mover, state, self.env, self.owner)
+        board, mover = ctx.board, ctx.mover
+        # The turn and context of the last move tried, when it was tried on the same board
+        # for the same mover (usually: the position's previous move), are used again.
+        kept, self._trying = self._trying, None  # (taken while in use: a trial may nest)
+        if kept is not None and kept[0] is board and kept[1] is state and kept[2] == mover:
+            turn, trial = kept[3], kept[4]
+            turn.__init__(self, state, board, mover, trying=True)  # type: ignore[misc]
+            trial.site = -1
+            trial.changed = None
+            trial.probe = False
+        else:
+            turn = TurnInProgress(self, state, board, mover, trying=True)
+            trial = Ctx(board, mover, state, self.env, self.owner)
         trial.to = move.sites[-1] if move.sites else -1
         trial.frm = move.sites[0] if moves_a_piece(move.kind) else -1
         if state is not None:
@@ -495,6 +507,7 @@ class Game:
             if state is not None:
                 state.trial -= 1
                 state.tried -= 1
+            self._trying = (board, state, mover, turn, trial)
 
     @functools.cached_property
     def actions(self) -> ActionSpace:

@@ -480,6 +480,9 @@ class Surrounded(AnyRegion):
         self.no_piece = env.no_piece
         # Per site, the site and its neighbours: where chains a change can affect stand.
         self.near = [(s, *adjacency[s]) for s in range(env.topology.size)]
+        # Per site, its neighbours as a bitset.
+        self.near_mask = [sum(1 << t for t in set(adjacency[s]))
+                          for s in range(env.topology.size)]
 
     def _starts(self, ctx: Ctx) -> Collection[int]:
         recent = recent_sites(ctx)
@@ -547,12 +550,13 @@ class _ChainScreen(MoveScreen):
     near the site all with a liberty (and, for all placements at once, which leave one
     without)."""
 
-    __slots__ = ("r", "board", "owner", "adjacency", "no_piece", "roomy")
+    __slots__ = ("r", "board", "owner", "adjacency", "no_piece", "roomy", "near_mask")
 
     def __init__(self, region: Surrounded, ctx: Ctx) -> None:
         self.r = region.role(ctx)
         self.board, self.owner = ctx.board, ctx.owner
         self.adjacency, self.no_piece = region.adjacency, region.no_piece
+        self.near_mask = region.near_mask
         # Per site of r's pieces, found when first asked: 1 when its chain has two liberties
         # or more, 2 when it has at most one, 0 not known yet.
         self.roomy = bytearray(len(ctx.board))
@@ -594,8 +598,8 @@ class _ChainScreen(MoveScreen):
         board, owner, r = self.board, self.owner, self.r
         adjacency, no_piece, roomy = self.adjacency, self.no_piece, self.roomy
         single = 0
-        for start, v in enumerate(board):
-            if roomy[start] or owner[v] != r:
+        for start in [s for s, v in enumerate(board) if owner[v] == r]:
+            if roomy[start]:
                 continue
             roomy[start] = 3  # being searched
             chain = [start]
@@ -666,8 +670,15 @@ class _ChainScreen(MoveScreen):
         has_room = self._has_room
         none = some = 0
         if owner[value] == r:
+            # A site next to one of the empty sites judged has a liberty: no need to look.
+            near = self.near_mask
+            free = 0
             for site in sites:
-                if board[site] != EMPTY or site in no_piece:
+                if board[site] == EMPTY and site not in no_piece:
+                    free |= near[site]
+            none = free
+            for site in sites:
+                if free >> site & 1 or board[site] != EMPTY or site in no_piece:
                     continue
                 for t in adjacency[site]:
                     u = board[t]

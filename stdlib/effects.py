@@ -102,9 +102,9 @@ class Forbid(Step):
         self.condition = condition
 
     def run(self, ctx: Ctx, turn: Turn) -> None:
-        from stdlib.moves import refusal
-
         if self.condition(ctx):
+            from stdlib.moves import refusal
+
             turn.refuse(refusal(self.condition, held=True))
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
