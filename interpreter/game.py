@@ -376,6 +376,14 @@ class Game:
                         after.append(later)
                     if any(step.may_refuse for step in after):
                         phase_steps[i] = (True, self._forbidding(fn, after))
+        # Per phase and step: is it the turn's last decision, with nothing after it, in a game
+        # that keeps nothing about the turn beyond the board? (_advance makes those short.)
+        env = self.env
+        keeps = env.uses_quiet or env.uses_taken or env.uses_last or bool(env.memories)
+        self._plain: list[list[bool]] = [
+            [not keeps and is_decision and i == len(steps) - 1
+             and self._continuation[p][i] is False for i, (is_decision, _) in enumerate(steps)]
+            for p, steps in enumerate(self.turns)]
         # Per phase, where the turn resumes after a (continue ...) decision (the step after
         # the turn's first decision), or None where the turn has no such step.
         self._resume: list[int | None] = [
@@ -669,9 +677,12 @@ class Game:
         if ctx is None:
             ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
             ctx.explain = explain
-        else:
+        else:  # (it may have judged the last turn's steps: what they saw is forgotten)
             ctx.mover = state.to_move
             ctx.to = ctx.frm = -1
+            ctx.taken = 0
+            ctx.marks = NO_MARKS
+            ctx.hands = None
         ctx.last = state.last
         moves = self.turns[state.phase][state.step][1](ctx)
         return self._with_swap(state, moves) if state.pie_open else moves
@@ -823,6 +834,18 @@ class Game:
         """Make a legal move on `state` itself, which nobody else may hold (see apply); `ctx`
         as for settle."""
         mover = state.to_move
+        if self._plain[state.phase][state.step]:
+            # The turn's last decision, nothing after it, and nothing kept about the turn
+            # (captures, the last sites, memories...): the common case, made short.
+            state._moves = None
+            if state.step == 0 and state.history is not None:
+                state.undo = {}
+            self._make(state, move.changes)
+            changed = move.changed
+            state.last = changed if state.step == 0 or state.last is None \
+                else state.last + changed
+            state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
+            return self._end_turn(state, mover, False, ctx)
         board = state.board
         before = list(board) if state.memory else board
         state._moves = None
@@ -852,7 +875,7 @@ class Game:
         turn = None  # the automatic steps' actions, when the decision has any
         marks: set[str] | frozenset[str] = NO_MARKS
         if step <= last_step and not steps[step][0]:
-            effects = self._effects_ctx(state, move, mover)
+            effects = self._effects_ctx(state, move, mover, ctx)
             turn = TurnInProgress(self, state, board, mover, trying=False)
             changed = move.changed
             turn.changed = list(changed)
@@ -890,8 +913,14 @@ class Game:
                     effects or self._effects_ctx(state, move, mover), taken, marks):
                 state.step = step
                 return state
+        return self._end_turn(state, mover, turn is not None and turn.again_, ctx)
+
+    def _end_turn(self, state: State, mover: int, again: bool, ctx: Ctx | None) -> State:
+        """End the turn `mover` has just played on `state`: the next player (the same one
+        `again`), the pie, the phase, the history, then the end conditions."""
+        board = state.board
         roles = self.roles
-        state.to_move = mover if turn is not None and turn.again_ else (mover + 1) % roles
+        state.to_move = mover if again else (mover + 1) % roles
         state.step = 0
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
@@ -937,9 +966,15 @@ class Game:
                 taken += 1
         return taken
 
-    def _effects_ctx(self, state: State, move: Move, mover: int) -> Ctx:
-        """The context a turn's automatic steps are judged in, after the decision `move`."""
-        effects = Ctx(state.board, mover, state, self.env, self.owner)
+    def _effects_ctx(self, state: State, move: Move, mover: int, ctx: Ctx | None = None
+                     ) -> Ctx:
+        """The context a turn's automatic steps are judged in, after the decision `move`
+        (`ctx`, if given, is one made for this state, used again: the fast path's)."""
+        if ctx is not None and ctx.state is state and ctx.board is state.board:
+            effects = ctx
+            effects.mover = mover
+        else:
+            effects = Ctx(state.board, mover, state, self.env, self.owner)
         effects.to = move.sites[-1] if move.sites else -1
         effects.frm = move.sites[0] if moves_a_piece(move.kind) else -1
         return effects

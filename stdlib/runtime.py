@@ -138,7 +138,13 @@ def moves_a_piece(kind: str) -> bool:
     """Does a move of this kind take a piece from one site (its first) to another (its
     last)? Plain moves (`c3-d4`) and moves that promote on arrival (`e7-e8=Q`): each kind says
     so in the registry of move kinds (stdlib/movekinds.py)."""
-    return movekinds.moves_a_piece(kind)
+    known = _MOVING.get(kind)
+    if known is None:
+        known = _MOVING[kind] = movekinds.moves_a_piece(kind)
+    return known
+
+
+_MOVING: dict[str, bool] = {}  # moves_a_piece's answers, by kind (asked once per move)
 
 
 def notation(kind: str, sites: tuple[int, ...], names: tuple[str, ...]) -> str:
