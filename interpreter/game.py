@@ -267,6 +267,19 @@ class TurnInProgress:
         # When trying on the position's own board: its hash, kept up to date meanwhile.
         self._zhash = state.zhash if state is not None and board is state.board else None
 
+    def start(self, state: State, mover: int) -> TurnInProgress:
+        """This object, made ready for a real move of `mover` on `state` (the engine keeps one
+        per game for real moves: no object is made per move)."""
+        self.state = state
+        self.board = state.board
+        self.mover = mover
+        self.changed = []
+        self.taken = 0
+        self.marks = set()
+        self.again_ = False
+        self.hands = state.hands
+        return self
+
     def change(self, changes: tuple[tuple[int, int], ...]) -> None:
         game, board = self.game, self.board
         env = game.env
@@ -376,6 +389,8 @@ class Game:
                         after.append(later)
                     if any(step.may_refuse for step in after):
                         phase_steps[i] = (True, self._forbidding(fn, after))
+        # The actions of real moves' automatic steps, one object made ready for each move.
+        self._applying = TurnInProgress(self, None, [], 0, trying=False)
         # Per phase and step: is it the turn's last decision, with nothing after it, in a game
         # that keeps nothing about the turn beyond the board? (_advance makes those short.)
         env = self.env
@@ -876,7 +891,7 @@ class Game:
         marks: set[str] | frozenset[str] = NO_MARKS
         if step <= last_step and not steps[step][0]:
             effects = self._effects_ctx(state, move, mover, ctx)
-            turn = TurnInProgress(self, state, board, mover, trying=False)
+            turn = self._applying.start(state, mover)
             changed = move.changed
             turn.changed = list(changed)
             turn.taken = taken
