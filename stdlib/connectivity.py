@@ -491,7 +491,7 @@ class Surrounded(AnyRegion):
         if len(recent) == 1:
             return self.near[recent[0]]
         near = self.near
-        return sorted({t for s in recent for t in near[s]})
+        return {t for s in recent for t in near[s]}  # the chains found do not depend on order
 
     def _chains(self, ctx: Ctx, first: bool) -> list[int]:
         """The sites of the surrounded chains (only those of the first found, if `first`),
@@ -677,8 +677,8 @@ class _ChainScreen(MoveScreen):
                 if board[site] == EMPTY and site not in no_piece:
                     free |= near[site]
             none = free
-            for site in sites:
-                if free >> site & 1 or board[site] != EMPTY or site in no_piece:
+            for site in [s for s in sites if not free >> s & 1]:
+                if board[site] != EMPTY or site in no_piece:
                     continue
                 for t in adjacency[site]:
                     u = board[t]
