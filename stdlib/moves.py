@@ -637,7 +637,7 @@ class Origins:
         # A region that depends on the position (or the mover): its sites as a set, by the
         # tuple it gives (None: not in site order, then the board is scanned).
         self.region = from_ if from_ is not None and within is None else None
-        self.regions: dict[tuple[int, ...], frozenset[int] | None] = {}
+        self.regions: dict[int, tuple[tuple[int, ...], frozenset[int] | None]] = {}
         self.known = value_sites(env) if kinds is not None else None
         owner = env.owner
         self.values = [tuple(sorted(v for v in kinds or () if owner[v] == r))
@@ -660,11 +660,15 @@ class Origins:
             found = self.region(ctx)
             if not isinstance(found, tuple):
                 return None
-            if found in self.regions:
-                within = self.regions[found]
+            kept = self.regions.get(id(found))
+            if kept is not None and kept[0] is found:  # the same tuple as before (kept alive)
+                within = kept[1]
             else:
-                within = self.regions[found] = frozenset(found) if all(
+                if len(self.regions) > 64:
+                    self.regions.clear()
+                within = frozenset(found) if all(
                     a < b for a, b in zip(found, found[1:], strict=False)) else None
+                self.regions[id(found)] = (found, within)
             if within is None:
                 return None
         if within is not None:
@@ -681,13 +685,19 @@ class Reach:
     per game by Env.piece_move), so that duplicates may be told by identity."""
 
     def __init__(self, pairs: Callable[[int], frozenset[tuple[int, int]]],
-                 values: frozenset[int] | None, distinct: bool, interned: bool = False
-                 ) -> None:
+                 values: frozenset[int] | None, distinct: bool | Callable[[], bool],
+                 interned: bool = False) -> None:
         self._pairs = pairs
         self.values = values
-        self.distinct = distinct
+        self._distinct = distinct  # or how to tell, when first asked
         self.interned = interned
         self._known: dict[int, frozenset[tuple[int, int]]] = {}
+
+    @property
+    def distinct(self) -> bool:
+        if not isinstance(self._distinct, bool):
+            self._distinct = self._distinct()
+        return self._distinct
 
     def pairs(self, mover: int) -> frozenset[tuple[int, int]]:
         found = self._known.get(mover)
@@ -810,7 +820,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     return False
         return True
 
-    generate.reach = Reach(pairs, kinds, distinct(), interned=True)  # type: ignore[attr-defined]
+    generate.reach = Reach(pairs, kinds, distinct, interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
         generate.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
     return kinded(generate, "move")
@@ -1132,15 +1142,21 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
     names = env.names
     made: dict[tuple[str, int, int, tuple[tuple[int, int], ...]], Move] = {}
 
-    zones: dict[Any, frozenset[int]] = {}  # the region's sites, as a set
+    # The region's sites as a set, by the tuple the region gives (kept alive, so that its id
+    # is not another's).
+    zones: dict[int, tuple[Any, frozenset[int]]] = {}
 
     def generate(ctx: Ctx) -> list[Move]:
         found = in_(ctx)
-        zone = zones.get(found) if isinstance(found, tuple) else None
-        if zone is None:
+        kept = zones.get(id(found))
+        if kept is not None and kept[0] is found:
+            zone = kept[1]
+        else:
             zone = frozenset(found)
             if isinstance(found, tuple):
-                zones[found] = zone
+                if len(zones) > 64:
+                    zones.clear()
+                zones[id(found)] = (found, zone)
         listed = moves(ctx)
         if zone.isdisjoint([m.sites[-1] for m in listed if m.sites]):
             return listed if isinstance(listed, list) else list(listed)  # none arrives there
@@ -1167,7 +1183,8 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
         generate.attacks = moves.attacks  # type: ignore[attr-defined]
     inner = reach_of(moves)
     if inner is not None:  # the same sites; one move becomes several of different kinds
-        generate.reach = Reach(inner.pairs, inner.values, inner.distinct)  # type: ignore[attr-defined]
+        generate.reach = Reach(inner.pairs, inner.values,  # type: ignore[attr-defined]
+                               lambda: inner.distinct)
     return generate
 
 
@@ -1343,9 +1360,11 @@ def any_of(*alternatives: Moves) -> Moves:
             elif identity:
                 if seen is None:
                     seen = set(map(id, itertools.chain.from_iterable(held)))
-                fresh = [m for m in moves if id(m) not in seen]
-                out.extend(fresh)
-                seen.update(map(id, fresh))
+                by_id = dict(zip(map(id, moves), moves, strict=True))
+                for i in seen.intersection(by_id):
+                    del by_id[i]
+                out.extend(by_id.values())
+                seen.update(by_id)
             else:
                 if seen is None:
                     seen = {m.key for part in held for m in part}
@@ -1370,7 +1389,8 @@ def any_of(*alternatives: Moves) -> Moves:
         for r in reaches:
             assert r is not None
             values = None if values is None or r.values is None else values | r.values
-        distinct = not disjoint or all(r is not None and r.distinct for r in reaches)
+        def distinct() -> bool:
+            return not disjoint or all(r is not None and r.distinct for r in reaches)
         interned = all(r is not None and r.interned for r in reaches)
         result.reach = Reach(pairs, values, distinct, interned)  # type: ignore[attr-defined]
     if all(hasattr(alt, "attacks") for alt in alternatives):
