@@ -783,6 +783,32 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     break
         return out
 
+    steps: dict[int, tuple[tuple[int, Move], ...]] = {}  # reach 1: made's lines as one
+
+    def generate_steps(ctx: Ctx) -> list[Move]:
+        """generate, for steps: each line is one site."""
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        sites = origins(ctx) if fast and not ctx.probe else None
+        if sites is None:
+            return scan(ctx)
+        out: list[Move] = []
+        for s in sites:
+            key = board[s] * size + s
+            row = steps.get(key)
+            if row is None:
+                row = steps[key] = tuple(step for line in moves_from(s, board[s])
+                                         for step in line)
+            for t, m in row:
+                x = board[t]
+                if x == EMPTY:
+                    if take_empty:
+                        out.append(m)
+                elif take_enemy:
+                    o = owner[x]
+                    if o >= 0 and o != mover:
+                        out.append(m)
+        return out
+
     def scan(ctx: Ctx) -> list[Move]:
         board, owner, mover = ctx.board, ctx.owner, ctx.mover
         ds = dirs(mover) if callable(dirs) else dirs
@@ -820,10 +846,11 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     return False
         return True
 
-    generate.reach = Reach(pairs, kinds, distinct, interned=True)  # type: ignore[attr-defined]
+    chosen = generate_steps if reach == 1 else generate
+    chosen.reach = Reach(pairs, kinds, distinct, interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        generate.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
-    return kinded(generate, "move")
+        chosen.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
+    return kinded(chosen, "move")
 
 
 Attacks = Callable[[Ctx, int, int], bool]  # (ctx, site, attacker role) -> attacked?
