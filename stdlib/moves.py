@@ -846,7 +846,9 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                     return False
         return True
 
-    chosen = generate_steps if reach == 1 else generate
+    # Without a tracker to find the pieces, or with filters, the board is scanned.
+    chosen = scan if origins.known is None or not fast else \
+        generate_steps if reach == 1 else generate
     chosen.reach = Reach(pairs, kinds, distinct, interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
         chosen.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
@@ -1140,10 +1142,11 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
         return frozenset((s, t) for s in range(size) if within is None or s in within
                          for t in targets[s] if t not in no_piece)
-    generate.reach = Reach(pairs, kinds, True, interned=True)  # type: ignore[attr-defined]
+    chosen = scan if origins.known is None or not fast else generate
+    chosen.reach = Reach(pairs, kinds, True, interned=True)  # type: ignore[attr-defined]
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        generate.attacks = LeapAttacks(targets, kinds)  # type: ignore[attr-defined]
-    return kinded(generate, "move")
+        chosen.attacks = LeapAttacks(targets, kinds)  # type: ignore[attr-defined]
+    return kinded(chosen, "move")
 
 
 @ludeme("promoting")
