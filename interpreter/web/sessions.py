@@ -25,6 +25,7 @@ from interpreter.display import status
 from interpreter.game import Game, State
 from interpreter.record import RecordError, format_option, format_record, parse_record, replay
 from interpreter.svg import render_svg
+from interpreter.web.highlight import decorations
 from stdlib.movekinds import kind_of
 from stdlib.runtime import Move
 
@@ -268,6 +269,7 @@ class Session:
                 "position": state.to_text(), "from_position": self.start_text is not None,
                 "agents": dict(self.agents),
                 "ai_to_move": self.agent_to_move() is not None, "thinking": self.thinking,
+                **decorations(state),  # the winning sites, the sides, chess figures
             }
 
 
