@@ -58,6 +58,7 @@ from stdlib.movekinds import (  # noqa: F401  (the blocks, and rank/unrank, are 
 from stdlib.movekinds import (
     move_kinds as registered_kinds,
 )
+from stdlib.parts import parts_of
 from stdlib.runtime import Move, notation
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def move_kinds(game: Game) -> frozenset[str] | None:
     for steps in game.turns:
         for is_decision, fn in steps:
             if is_decision:
-                theirs = getattr(fn, "kinds", None)
+                theirs = parts_of(fn).kinds
                 if theirs is None:
                     return None
                 kinds |= theirs

@@ -27,6 +27,7 @@ from interpreter.agents import make_agent
 from interpreter.game import Game, State
 from stdlib.logic import phrase
 from stdlib.movekinds import declines, kind_of, move_kinds
+from stdlib.parts import parts_of
 from stdlib.runtime import Move
 
 
@@ -109,7 +110,7 @@ def ending_names(game: Game) -> dict[str, str]:
     read as they are."""
     out = {}
     for i, (reason, rule) in enumerate(zip(game.end_reasons(), game.end_rules, strict=True)):
-        if not getattr(rule.condition, "why", None):
+        if not parts_of(rule.condition).why:
             out[reason] = f"{phrase(rule.condition)} (end rule {i + 1})"
     return out
 

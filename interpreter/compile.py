@@ -14,6 +14,7 @@ from dsl.expand import Expansion
 from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
 from stdlib.counts import add_counts, symbol_clash, use_counts, write_counts
+from stdlib.parts import mark, parts_of
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
 from stdlib.runtime import NEUTRAL, Ctx, Env, PieceType, literal
@@ -99,9 +100,10 @@ class Compiler:
                 self.env.span = saved
         if callable(value) and not isinstance(value, type):
             try:
-                value.source = show(node)
+                given = mark(value)
+                given.source = show(node)
                 if node.define:  # the whole body of a define: name it by the define
-                    value.description = f'"{node.define}"'
+                    given.description = f'"{node.define}"'
             except AttributeError:
                 pass
         return _coerce(value, spec.returns, expected)
@@ -167,7 +169,7 @@ class Compiler:
 
             def fixed(ctx: Ctx) -> int:
                 return site
-            fixed.static_site = site  # type: ignore[attr-defined]
+            mark(fixed).static_site = site
             return fixed
         if expected.name in ("Role", "Roles"):
             if value not in env.roles:
@@ -211,11 +213,11 @@ def _last_from(ctx: Ctx) -> int:
     return ctx.state.last_from if ctx.state is not None else -1
 
 
-# Ludemes may read these markers to read the context's site directly (a speed-up only).
-_to.site_var = "to"  # type: ignore[attr-defined]
-_from.site_var = "frm"  # type: ignore[attr-defined]
-_site.site_var = "site"  # type: ignore[attr-defined]
-_mover.is_mover = True  # type: ignore[attr-defined]
+# Ludemes may read these parts to read the context's site directly (a speed-up only).
+mark(_to).site_var = "to"
+mark(_from).site_var = "frm"
+mark(_site).site_var = "site"
+mark(_mover).is_mover = True
 
 
 def _coerce(value: Any, have: DslType, want: DslType) -> Any:
@@ -224,11 +226,11 @@ def _coerce(value: Any, have: DslType, want: DslType) -> Any:
     if have.name == want.name or value is None:
         return value
     if have.name == "Site" and want.name == "Region":
-        site = getattr(value, "static_site", None)
+        site = parts_of(value).static_site
         if site is not None:
             return static((site,))
         region = lambda ctx: (value(ctx),)  # noqa: E731
-        region.single_site = value  # type: ignore[attr-defined]
+        mark(region).single_site = value
         return region
     if have.name == "Role" and want.name == "Roles":
         return lambda ctx: (value(ctx),)
@@ -394,7 +396,7 @@ def _static_sites(section: Any, form: Form, what: str,
                   diagnostics: list[Diagnostic]) -> frozenset[int] | None:
     """The sites of a section's region, which must not depend on the position (None, with a
     diagnostic, when they do)."""
-    sites = getattr(section.sites, "static", None)
+    sites = parts_of(section.sites).static
     if sites is None:
         diagnostics.append(Diagnostic(form.span, f"{what} must not depend on the position"))
     return sites

@@ -18,6 +18,7 @@ from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
 from stdlib.history import board_hash, situation
 from stdlib.movekinds import Refused, kind_of, move_kinds
+from stdlib.parts import mark, parts_of
 from stdlib.runtime import EMPTY, Chain, Ctx, Env, Move, Placements, every_move, moves_a_piece
 from stdlib.steps import MoveScreen, Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
@@ -363,7 +364,7 @@ class Game:
         self.end_rules = end.rules
         self.start = self._start_board(start)
         env.shared["start board"] = self.start  # for ludemes that look back at the start
-        env.can_move = self._can_move  # type: ignore[attr-defined]
+        env.can_move = self._can_move
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
         self._zobrist: list[list[int]] | None = env.shared.get("zobrist")
@@ -485,9 +486,7 @@ class Game:
                 return []
             return kept[0] if len(kept) == 1 else Chain(kept)
 
-        kinds = getattr(decision, "kinds", None)
-        if kinds is not None:
-            generate.kinds = kinds  # type: ignore[attr-defined]
+        mark(generate).kinds = parts_of(decision).kinds
         return generate
 
     def _forbidden(self, ctx: Ctx, move: Move, after: list[Step]) -> str | None:
@@ -635,8 +634,8 @@ class Game:
         """Each end rule's name, as the game file gives it, taken before any is judged (a
         condition's wording may change as it is judged, naming the part that decided; a rule
         keeps one name)."""
-        return tuple(str(getattr(rule.condition, "why", None)
-                         or getattr(rule.condition, "source", f"end rule {i + 1}"))
+        return tuple(str(parts_of(rule.condition).why or parts_of(rule.condition).source
+                         or f"end rule {i + 1}")
                      for i, rule in enumerate(self.end_rules))
 
     def settle(self, state: State, just_moved: int, ctx: Ctx | None = None) -> State:

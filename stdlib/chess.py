@@ -22,6 +22,8 @@ from stdlib.moves import (
     kinds_named,
     value_sites,
 )
+from stdlib.parts import mark, parts_of
+from stdlib.regions import KindSites
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
 from stdlib.statefields import MoveCounters, declare
@@ -31,9 +33,9 @@ from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
 def attack_test(env: Env, moves: Moves) -> Callable[[Ctx, int, int], bool]:
     """(ctx, site, role) -> can one of `moves`, made by `role`, take a piece on the site? From
     the moves' reverse test if they have one, else by generating them."""
-    reverse = getattr(moves, "attacks", None)
+    reverse = parts_of(moves).attacks
     if reverse is not None:
-        return reverse  # type: ignore[no-any-return]
+        return reverse
 
     def by_generating(ctx: Ctx, site: int, role: int) -> bool:
         probe = Ctx(ctx.board, role, ctx.state, env, ctx.owner)
@@ -60,17 +62,18 @@ class Attacked:
     sites (pins and checks, as a chess program finds them from the king), so that (forbid
     ...) need not try them."""
 
-    why = "a piece is attacked"
-
     def __init__(self, env: Env, region: Region, test: Callable[[Ctx, int, int], bool],
                  attacker: RoleExpr | None) -> None:
+        says = mark(self)
+        says.why = "a piece is attacked"
+        says.screen = self.screen
         self.region = region
         self.test = test
         self.attacker = attacker
         self.roles = len(env.roles)
         # The screen needs the region to be the sites holding some board values, and the
         # attacks to say what they depend on (AttackTest.lines).
-        self.values = getattr(region, "values", None)
+        self.values = region.values if isinstance(region, KindSites) else None
         self.lines = test.lines if isinstance(test, AttackTest) else None
         # The position's sites of each board value, to look only along the lines where a
         # piece of the attacker of the line's kinds stands.
@@ -377,8 +380,7 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
         return frozenset((c.move.sites[0], c.move.sites[-1]) for c in rights()
                          if c.right[0] == mover and c.move is not None)
-    generate.reach = Reach(pairs, frozenset(k for k, _ in values if k >= 0),  # type: ignore[attr-defined]
-                           True)
+    mark(generate).reach = Reach(pairs, frozenset(k for k, _ in values if k >= 0), True)
     return kinded(generate, "move")
 
 
@@ -488,7 +490,7 @@ def en_passant(env: Env, piece: str) -> Moves:
         dirs = forward(mover) if callable(forward) else forward
         return frozenset((b, step[d][b]) for b in range(topo.size) for d in dirs
                          if d in step and step[d][b] != -1)
-    generate.reach = Reach(pairs, kinds, True)  # type: ignore[attr-defined]
+    mark(generate).reach = Reach(pairs, kinds, True)
     return kinded(generate, "move")
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from stdlib.logic import AnyRegion
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import (
     EMPTY,
@@ -47,16 +48,17 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
         if regions is None and len(sides) < 2:
             env.error(f"(connected ...) with no regions: needs role {env.roles[r]} to declare "
                       "sides:{...} with two or more sides")
-    fixed = None
+    fixed: list[frozenset[int]] | None = None
     if regions is not None:
         fixed = []
         for reg in regions:
-            value = getattr(reg, "static", None)
+            value = parts_of(reg).static
             if value is None:
                 env.error("(connected ... regions:{...}) needs regions that do not change")
                 value = frozenset()
             fixed.append(value)
-    goal_lists = [fixed] * len(env.roles) if fixed is not None else per_role
+    goal_lists: list[list[frozenset[int]]] = \
+        [fixed] * len(env.roles) if fixed is not None else per_role
     if at_least is not None and not 1 <= at_least <= max(len(g) for g in goal_lists):
         env.error(f"at-least:{at_least} needs between 1 and as many regions as are listed")
     # Per role: for each site, the bit mask of the regions it is in; the count to reach.
@@ -65,7 +67,7 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
               for goals in goal_lists]
     # Where a search for a chain starts: a chain that must touch every region touches the
     # smallest; otherwise it may start in any of them.
-    starts = [sorted(min(goals, key=len)) if goals and n == len(goals)
+    starts = [sorted(_smallest(goals)) if goals and n == len(goals)
               else [s for s, m in enumerate(role_masks) if m]
               for goals, n, role_masks in zip(goal_lists, needed, masks, strict=True)]
 
@@ -73,12 +75,11 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
     if through is None:
         tracker = Groups(adjacency, env.owner, masks, needed, topo.size)
         groups = env.track(tracker)
-    elif getattr(through, "reads_site", None) is not None:
+    elif (site_reads := parts_of(through).reads_site) is not None:
         # The position keeps through:'s verdicts, forgetting them only around changes.
-        kept = env.track(SiteVerdicts(through.reads_site, topo.size,  # type: ignore[attr-defined]
-                                      len(env.roles)))
+        kept = env.track(SiteVerdicts(site_reads, topo.size, len(env.roles)))
 
-    is_mover = getattr(role, "is_mover", False)
+    is_mover = parts_of(role).is_mover
 
     def test(ctx: Ctx) -> bool:
         r = ctx.mover if is_mover else role(ctx)
@@ -113,8 +114,12 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
             return any_chain(starts[r], adjacency, masks[r], needed[r], counts)
         finally:
             ctx.mover, ctx.site = saved
-    test.why = "a completed connection"  # type: ignore[attr-defined]
+    mark(test).why = "a completed connection"
     return test
+
+
+def _smallest(regions: list[frozenset[int]]) -> frozenset[int]:
+    return min(regions, key=len)
 
 
 def region_masks(regions: Sequence[Collection[int]], size: int) -> list[int]:
@@ -262,14 +267,14 @@ def link(env: Env, relation: Relation, *, if_: Cond | None = None) -> Link:
     # The condition's parts (those of an `and`) sorted by what they read: tests of From are
     # judged once per site a chain is at, tests of what To holds become one table, a fixed
     # region To must be in a set; only the rest is called for every related site.
-    parts = getattr(if_, "parts", (if_,)) if if_ is not None else ()
+    parts = (parts_of(if_).conjuncts or (if_,)) if if_ is not None else ()
     source: list[Cond] = []
     rest: list[Cond] = []
     holds: list[Callable[[int, int], bool]] = []
     within: frozenset[int] | None = None
     for part in parts:
-        cell = getattr(part, "cell", None)  # (variable, holds), see logic.cell_table
-        region = getattr(part, "site_in", None)  # (variable, sites), see logic.in_
+        cell = parts_of(part).cell  # (variable, holds), see logic.cell_table
+        region = parts_of(part).site_in  # (variable, sites), see logic.in_
         if (cell or region or ("",))[0] == "frm":
             source.append(part)
         elif cell is not None and cell[0] == "to":
@@ -285,7 +290,7 @@ def link(env: Env, relation: Relation, *, if_: Cond | None = None) -> Link:
         cells = tuple(tuple(all(h(v, m) for h in holds) for v in values)
                       for m in range(len(env.roles)))
         if not any(row[EMPTY] for row in cells):
-            targets = getattr(relation, "occupied", relation)
+            targets = parts_of(relation).occupied or relation
     return LinkSpec(relation, if_, _all(source), cells, within, _all(rest), targets)
 
 
@@ -356,7 +361,7 @@ def reachable(links: list[Link], *, from_: Region, to: Region,
             return False
         finally:
             ctx.mover = saved
-    test.why = "a chain of links"  # type: ignore[attr-defined]
+    mark(test).why = "a chain of links"
     return test
 
 
@@ -370,7 +375,7 @@ def has_link(site: SiteExpr, *links: Link) -> Cond:
     chain = list(links)
     # Judged for a candidate site To: it reads the sites the relations read from there, when
     # the links' conditions read only their ends (which are among those sites, or To itself).
-    if getattr(site, "site_var", None) == "to" and all(
+    if parts_of(site).site_var == "to" and all(
             lk.condition is None or ends_only(lk.condition) for lk in chain):
         reads = reads_of(*(lk.relation for lk in chain))
         if reads is not None:
@@ -401,7 +406,7 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
         dual = topo.orthogonal_dirs()
     escape = topo.neighbours(dual)
     edge = [len(n) < len(dual) for n in escape]  # a step off the board is possible
-    is_mover = getattr(role, "is_mover", False)
+    is_mover = parts_of(role).is_mover
 
     def surrounded(board: Sequence[int], owner: Sequence[int], r: int, start: int,
                    escaped: set[int]) -> bool:
@@ -454,7 +459,7 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
         if recent is None or r != ctx.mover:  # another role's ring may stand from before
             return anywhere(board, owner, r)
         return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in recent)
-    test.why = "a ring"  # type: ignore[attr-defined]
+    mark(test).why = "a ring"
     return test
 
 

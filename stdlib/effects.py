@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from dsl import types as t
 from stdlib.logic import AnyRegion
+from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
 from stdlib.steps import Changing, Step, Turn
@@ -108,7 +109,7 @@ class Forbid(Step):
             turn.refuse(refusal(self.condition, held=True))
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
-        screen = getattr(self.condition, "screen", None)
+        screen = parts_of(self.condition).screen
         return screen(ctx) if screen is not None else None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, literal, reads_nothing, recent_sites, with_reads
 from stdlib.types import (
@@ -89,8 +90,9 @@ def line(env: Env, length: int, *, role: RoleExpr | None = None,
                 if counts(_row_length(steps, board, owner, s, r, a, b)):
                     return True
         return False
-    test.why = f"{'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
-    test.why_not = f"not {'exactly ' if exact else ''}{length} in a row"  # type: ignore[attr-defined]
+    says = mark(test)
+    says.why = f"{'exactly ' if exact else ''}{length} in a row"
+    says.why_not = f"not {'exactly ' if exact else ''}{length} in a row"
     return test
 
 
@@ -167,11 +169,11 @@ def centre_distance(env: Env, site: SiteExpr) -> IntExpr:
     table = tuple(round(4 * ((x - cx) ** 2 + (y - cy) ** 2)) for x, y in xy)
     # A distance depends on no site's contents.
     distance = lambda ctx: table[site(ctx)]  # noqa: E731
-    var = getattr(site, "site_var", None)
+    var = parts_of(site).site_var
     if var == "to":
-        distance.reads = reads_nothing  # type: ignore[attr-defined]
+        mark(distance).reads = reads_nothing
     elif var == "site":
-        distance.reads_site = reads_nothing  # type: ignore[attr-defined]
+        mark(distance).reads_site = reads_nothing
     return distance
 
 
@@ -219,7 +221,7 @@ def sight(env: Env, directions: Direction = "Adjacent", *, gap: int = 0,
         """The occupied sites seen: at most one per line, where the line of sight ends."""
         return seen(ctx.board, s, False)
 
-    related.occupied = occupied  # type: ignore[attr-defined]
+    mark(related).occupied = occupied
     return with_reads(related, lambda s: along[s])
 
 
@@ -238,6 +240,6 @@ def neighbours(env: Env, directions: Direction = "Adjacent") -> Relation:
         board = ctx.board
         return [t for t in table[s] if board[t] != EMPTY]
 
-    related.occupied = occupied  # type: ignore[attr-defined]
+    mark(related).occupied = occupied
     # It reads no site, but a link's condition reads the neighbours it leads to.
     return with_reads(related, lambda s: frozenset(table[s]))

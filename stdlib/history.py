@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from stdlib.moves import kinded
+from stdlib.parts import mark
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move, every_move
@@ -209,8 +210,9 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
             return lambda move: True
         recent = None if last is None else set(state.history[-last:])
         return _Fresh(table, ctx.board, state.zhash, recent, state.seen, times - 1, where)
-    test.why = "a position repeated" if last is None else "a position just seen repeated"  # type: ignore[attr-defined]
-    test.screen = screen  # type: ignore[attr-defined]
+    given = mark(test)
+    given.why = "a position repeated" if last is None else "a position just seen repeated"
+    given.screen = screen
     return test
 
 

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Move, constant, like, literal, with_ends
 from stdlib.statefields import Turns, declare
@@ -47,22 +48,23 @@ def describe(condition: Any, why: str | None, why_not: str | None = None) -> Any
     """Give a condition what it says when it holds and when it does not (either one given
     alone is negated for the other); returns the condition."""
     if why or why_not:
-        condition.why = why or negation(why_not)  # type: ignore[arg-type]
-        condition.why_not = why_not or negation(why)  # type: ignore[arg-type]
+        given = mark(condition)
+        given.why = why or negation(why_not)  # type: ignore[arg-type]
+        given.why_not = why_not or negation(why)  # type: ignore[arg-type]
     return condition
 
 
 def says_when_judged(condition: Any, held: bool) -> bool:
     """Whether what the condition says when it holds (held=True), or when it does not, is set
     each time it is judged (what it found there), so that it must be read right after."""
-    return ("why" if held else "why_not") in getattr(condition, "live", ())
+    return ("why" if held else "why_not") in parts_of(condition).live
 
 
 def judged_live(condition: Any, why: bool = False, why_not: bool = False) -> Any:
     """Mark a condition that sets its `why` (why=True) or `why_not` each time it is judged
     (see says_when_judged); returns the condition."""
-    condition.live = frozenset(name for name, on in (("why", why), ("why_not", why_not))
-                               if on)
+    mark(condition).live = frozenset(name for name, on in (("why", why), ("why_not", why_not))
+                                     if on)
     return condition
 
 
@@ -70,47 +72,47 @@ def phrase(condition: Any, held: bool = True) -> str:
     """What a condition says when it holds (held=True) or when it does not: its own `why` or
     `why_not` (the other negated if it has only one); a condition that is the whole body of a
     define is named by the define; otherwise its source text."""
-    said = getattr(condition, "why" if held else "why_not", None)
+    given = parts_of(condition)
+    said = given.why if held else given.why_not
     if said:
-        return str(said)
-    other = getattr(condition, "why_not" if held else "why", None)
+        return said
+    other = given.why_not if held else given.why
     if other:
-        return negation(str(other))
-    value = getattr(condition, "literal", None)
+        return negation(other)
+    value = given.literal
     if isinstance(value, bool):
         return "true" if value == held else "false"
-    name = getattr(condition, "description", None) or getattr(condition, "source", None) \
-        or "a condition"
+    name = given.description or given.source or "a condition"
     return f"{name} holds" if held else f"{name} does not hold"
 
 
 def amount(expr: Any) -> str:
     """How a number reads in a description: a literal as itself, else its description, else its
     source text."""
-    value = getattr(expr, "literal", None)
+    given = parts_of(expr)
+    value = given.literal
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
-    return str(getattr(expr, "description", None) or getattr(expr, "source", None)
-               or "a number")
+    return given.description or given.source or "a number"
 
 
 def where(site: Any, env: Env | None = None) -> str:
     """How a site reads in a description: a fixed site by its name, a site variable as the
     language writes it (To, From, Site), else its source text."""
-    fixed = getattr(site, "static_site", None)
+    given = parts_of(site)
+    fixed = given.static_site
     if fixed is not None and env is not None:
         return str(env.names[fixed])
-    var = getattr(site, "site_var", None)
+    var = given.site_var
     if var is not None:
         return {"to": "To", "frm": "From", "site": "Site"}.get(var, var)
-    return str(getattr(site, "description", None) or getattr(site, "source", None)
-               or "the site")
+    return given.description or given.source or "the site"
 
 
 def region_name(region: Any) -> str:
     """How a region reads in a description: its description, else its source text."""
-    return str(getattr(region, "description", None) or getattr(region, "source", None)
-               or "the region")
+    given = parts_of(region)
+    return given.description or given.source or "the region"
 
 
 def _joined(parts: Sequence[str], word: str) -> str:
@@ -126,11 +128,10 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     that does not hold says; when it does, what every part says.
 
     (and (is Empty To) (not (full)))"""
-    if any(getattr(c, "literal", None) is False for c in conditions):
+    if any(parts_of(c).literal is False for c in conditions):
         return literal(False)  # a part that never holds (e.g. an option that is off)
     # Parts that always hold (an option that is on) are neither judged nor named.
-    said = tuple(c for c in conditions if getattr(c, "literal", None) is not True) \
-        or conditions
+    said = tuple(c for c in conditions if parts_of(c).literal is not True) or conditions
     why = _joined([phrase(c) for c in said], "and")
     why_not = _joined([phrase(c, held=False) for c in said], "or")
     table = combined(env, conditions, all, _says_and, why, why_not)
@@ -139,8 +140,8 @@ def and_(env: Env, *conditions: Cond) -> Cond:
     test = _all_of(said)
     # The conditions it joins, nested ands flattened (a link judges each part where it is
     # cheapest: see connectivity.link).
-    test.parts = tuple(p for c in conditions  # type: ignore[attr-defined]
-                       for p in getattr(c, "parts", (c,)))
+    mark(test).conjuncts = tuple(p for c in conditions
+                                 for p in parts_of(c).conjuncts or (c,))
     return describe(like(test, *conditions), why, why_not)
 
 
@@ -156,10 +157,10 @@ def _all_of(parts: tuple[Cond, ...]) -> Any:
 
         def test(ctx: Ctx) -> bool:
             if not a(ctx):
-                test.why_not = na  # type: ignore[attr-defined]
+                says.why_not = na
                 return False
             if not b(ctx):
-                test.why_not = nb  # type: ignore[attr-defined]
+                says.why_not = nb
                 return False
             return True
     elif len(parts) == 2 and sum(why_live) < 2:
@@ -167,39 +168,42 @@ def _all_of(parts: tuple[Cond, ...]) -> Any:
         # The part that says what it found when it holds, if one does: each thing it says is
         # joined to what the other part says once.
         held = a if why_live[0] else b if why_live[1] else None
+        held_says = parts_of(held) if held is not None else None
+        a_says, b_says = parts_of(a), parts_of(b)
         wa, wb = phrase(a), phrase(b)
-        made: dict[str, str] = {}
+        made: dict[str | None, str] = {}
 
         def test(ctx: Ctx) -> bool:
             if not a(ctx):
-                test.why_not = a.why_not if la else na  # type: ignore[attr-defined]
+                says.why_not = a_says.why_not if la else na
                 return False
             if not b(ctx):
-                test.why_not = b.why_not if lb else nb  # type: ignore[attr-defined]
+                says.why_not = b_says.why_not if lb else nb
                 return False
-            if held is not None:
-                found = held.why  # type: ignore[attr-defined]
+            if held_says is not None:
+                found = held_says.why
                 joined = made.get(found)
                 if joined is None:
                     joined = made[found] = f"{found} and {wb}" if held is a else \
                         f"{wa} and {found}"
-                test.why = joined  # type: ignore[attr-defined]
+                says.why = joined
             return True
     else:
         every = _saying(parts, True, "and")
-        failing = [(c, "why_not" if live else "", said)
+        failing = [(c, parts_of(c) if live else None, said)
                    for c, live, said in zip(parts, not_live, nots, strict=True)]
         judged_why = any(why_live)
 
         def test(ctx: Ctx) -> bool:
             for c, live, said in failing:
                 if not c(ctx):
-                    test.why_not = getattr(c, live) if live else said  # type: ignore[attr-defined]
+                    says.why_not = live.why_not if live is not None else said
                     return False
             if judged_why:
-                test.why = every()  # type: ignore[attr-defined]
+                says.why = every()
             return True
-    test.quiet = _quiet_all(quiet_parts)  # type: ignore[attr-defined]
+    says = mark(test)
+    says.quiet = _quiet_all(quiet_parts)
     return judged_live(test, why=any(why_live), why_not=len(parts) > 1 or any(not_live))
 
 
@@ -223,11 +227,10 @@ def or_(env: Env, *conditions: Cond) -> Cond:
     holds says; when it does not, what each says (none holds).
 
     (or (line 3) (full))"""
-    if any(getattr(c, "literal", None) is True for c in conditions):
+    if any(parts_of(c).literal is True for c in conditions):
         return literal(True)  # a part that always holds (e.g. an option that is on)
     # Parts that never hold (an option that is off) are neither judged nor named.
-    said = tuple(c for c in conditions if getattr(c, "literal", None) is not False) \
-        or conditions
+    said = tuple(c for c in conditions if parts_of(c).literal is not False) or conditions
     why = _joined([phrase(c) for c in said], "or")
     why_not = _joined([phrase(c, held=False) for c in said], "and")
     table = combined(env, conditions, any, _says_or, why, why_not)
@@ -248,27 +251,28 @@ def _any_of(parts: tuple[Cond, ...]) -> Any:
 
         def test(ctx: Ctx) -> bool:
             if a(ctx):
-                test.why = wa  # type: ignore[attr-defined]
+                says.why = wa
                 return True
             if b(ctx):
-                test.why = wb  # type: ignore[attr-defined]
+                says.why = wb
                 return True
             return False
     else:
         each = _saying(parts, False, "and")
-        holding = [(c, "why" if live else "", said)
+        holding = [(c, parts_of(c) if live else None, said)
                    for c, live, said in zip(parts, why_live, whys, strict=True)]
         judged_not = any(not_live)
 
         def test(ctx: Ctx) -> bool:
             for c, live, said in holding:
                 if c(ctx):
-                    test.why = getattr(c, live) if live else said  # type: ignore[attr-defined]
+                    says.why = live.why if live is not None else said
                     return True
             if judged_not:
-                test.why_not = each()  # type: ignore[attr-defined]
+                says.why_not = each()
             return False
-    test.quiet = _quiet_any(quiet_parts)  # type: ignore[attr-defined]
+    says = mark(test)
+    says.quiet = _quiet_any(quiet_parts)
     return judged_live(test, why=len(parts) > 1 or any(why_live), why_not=any(not_live))
 
 
@@ -287,22 +291,21 @@ def quiet(condition: Cond) -> Cond:
     """The condition judged for its verdict alone, saying nothing: for a ludeme that judges it
     many times and never reads what it says (some, every, named). The condition itself
     unless it sets what it says when judged."""
-    return getattr(condition, "quiet", condition)  # type: ignore[no-any-return]
+    return parts_of(condition).quiet or condition
 
 
 def _saying(parts: tuple[Cond, ...], held: bool, word: str) -> Callable[[], str]:
     """What all the parts say (when they hold, or when they do not), joined by `word`, as they
     were just judged: joined once for each combination of what they said."""
-    attr = "why" if held else "why_not"
     fixed = [phrase(c, held) for c in parts]
-    live = [(i, c) for i, c in enumerate(parts) if says_when_judged(c, held)]
+    live = [(i, parts_of(c)) for i, c in enumerate(parts) if says_when_judged(c, held)]
     if not live:
         always = _joined(fixed, word)
         return lambda: always
     made: dict[tuple[str, ...], str] = {}
 
     def joined() -> str:
-        key = tuple([getattr(c, attr) for _, c in live])
+        key = tuple([str(c.why if held else c.why_not) for _, c in live])
         said = made.get(key)
         if said is None:
             now = list(fixed)
@@ -350,16 +353,19 @@ def not_(env: Env, condition: Cond) -> Cond:
         def negated(ctx: Ctx) -> bool:
             return not condition(ctx)
     else:
+        told = parts_of(condition)
+
         def negated(ctx: Ctx) -> bool:
             if condition(ctx):
                 if not_live:
-                    negated.why_not = condition.why  # type: ignore[attr-defined]
+                    says.why_not = told.why
                 return False
             if why_live:
-                negated.why = condition.why_not  # type: ignore[attr-defined]
+                says.why = told.why_not
             return True
         silent = quiet(condition)
-        negated.quiet = lambda ctx: not silent(ctx)  # type: ignore[attr-defined]
+        says = mark(negated)
+        says.quiet = lambda ctx: not silent(ctx)
     judged_live(negated, why=why_live, why_not=not_live)
     return describe(like(negated, condition), why, why_not)
 
@@ -466,7 +472,7 @@ class Count:
 
     def __init__(self, region: Region) -> None:
         self.region = region
-        self.description = f"the number of {region_name(region)}"
+        mark(self).description = f"the number of {region_name(region)}"
 
     def __call__(self, ctx: Ctx) -> int:
         return len(self.region(ctx))
@@ -487,7 +493,7 @@ def _nonempty(a: IntExpr, b: IntExpr, op: str) -> Cond | None:
     counted, bound = (a, b) if isinstance(a, Count) else (b, a)
     if not isinstance(counted, Count) or not isinstance(counted.region, AnyRegion):
         return None
-    n = getattr(bound, "literal", None)
+    n = parts_of(bound).literal
     if not isinstance(n, int) or isinstance(n, bool):
         return None
     if counted is b:  # n OP count: as count OP' n
@@ -508,6 +514,7 @@ class Nonempty:
 
     def __init__(self, region: AnyRegion) -> None:
         self.region = region
+        mark(self).screen = self.screen
 
     def __call__(self, ctx: Ctx) -> bool:
         return self.region.any(ctx)
@@ -566,7 +573,7 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
     Friend, Enemy, EmptyOrEnemy or Any.
 
     (is Empty To)"""
-    var = getattr(site, "site_var", None)
+    var = parts_of(site).site_var
     if var is not None:
         # A test of one site variable: a table by mover and board value (see cell_table).
         owner = env.owner
@@ -621,27 +628,28 @@ def cell_table(env: Env, var: str, holds: Callable[[int, int], bool],
         def test(ctx: Ctx) -> bool:
             mover, value = ctx.mover, ctx.board[get(ctx)]
             if table[mover][value]:
-                test.why = whys[mover][value]  # type: ignore[attr-defined]
+                given.why = whys[mover][value]
                 return True
-            test.why_not = nots[mover][value]  # type: ignore[attr-defined]
+            given.why_not = nots[mover][value]
             return False
         judged_live(test, why=len(said_why) > 1, why_not=len(said_not) > 1)
-        test.quiet = lambda ctx: table[ctx.mover][ctx.board[get(ctx)]]  # type: ignore[attr-defined]
+        mark(test).quiet = lambda ctx: table[ctx.mover][ctx.board[get(ctx)]]
+    given = mark(test)
     if says is not None:
         # What it says where it is judged the same everywhere, said once.
         if len(said_why) == 1:
-            test.why = said_why.pop()  # type: ignore[attr-defined]
+            given.why = said_why.pop()
         if len(said_not) == 1:
-            test.why_not = said_not.pop()  # type: ignore[attr-defined]
-        test.cell_says = says  # type: ignore[attr-defined]
+            given.why_not = said_not.pop()
+        given.cell_says = says
 
-    test.cell = (var, holds)  # type: ignore[attr-defined]
-    test.table = table  # type: ignore[attr-defined]
+    given.cell = (var, holds)
+    given.table = table
     one = lambda site: frozenset((site,))  # noqa: E731
     if var == "to":
-        test.reads = one  # type: ignore[attr-defined]
+        given.reads = one
     elif var == "site":
-        test.reads_site = one  # type: ignore[attr-defined]
+        given.reads_site = one
     return with_ends(test, var in ("to", "frm"))
 
 
@@ -649,10 +657,10 @@ def site_table(condition: Any) -> list[list[bool]] | None:
     """The verdicts of a condition on what the site bound to Site holds, by mover and board
     value (`table[mover][value]`), or None if it is not such a condition (see cell_table).
     Ludemes that judge a condition for many sites may look these up directly."""
-    cell = getattr(condition, "cell", None)
-    if cell is None or cell[0] != "site":
+    given = parts_of(condition)
+    if given.cell is None or given.cell[0] != "site":
         return None
-    return getattr(condition, "table", None)
+    return given.table
 
 
 def site_verdicts(ctx: Ctx, condition: Cond) -> list[bool]:
@@ -677,12 +685,12 @@ def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], boo
     """One cell table for a combination of cell conditions on the same variable, or None.
     `join` gives its verdict from its parts', `say` what it says from their verdicts and what
     each says there (see _says_and); `why` and `why_not` are what it says of any position."""
-    found = [getattr(p, "cell", None) for p in parts]
+    found = [parts_of(p).cell for p in parts]
     cells = [c for c in found if c is not None]
     if not parts or len(cells) != len(parts) or len({var for var, _ in cells}) != 1:
         return None
     holds = [h for _, h in cells]
-    tells = [getattr(p, "cell_says", None) or _said_alike(p) for p in parts]
+    tells = [parts_of(p).cell_says or _said_alike(p) for p in parts]
 
     def says(value: int, mover: int, held: bool) -> str:
         return say([h(value, mover) for h in holds],
@@ -691,10 +699,11 @@ def combined(env: Env, parts: tuple[Cond, ...], join: Callable[[list[bool]], boo
     table = cell_table(env, cells[0][0], lambda v, m: join([h(v, m) for h in holds]), says)
     # Before it is judged (and where it never holds, or never fails), it says what it says of
     # any position.
-    if says_when_judged(table, True) or not getattr(table, "why", None):
-        table.why = why
-    if says_when_judged(table, False) or not getattr(table, "why_not", None):
-        table.why_not = why_not
+    given = mark(table)
+    if says_when_judged(table, True) or not given.why:
+        given.why = why
+    if says_when_judged(table, False) or not given.why_not:
+        given.why_not = why_not
     return table
 
 
@@ -709,8 +718,8 @@ def in_(site: SiteExpr, region: Region) -> Cond:
     """True when the site is in the region.
 
     (in To (sites Side N))"""
-    fixed: frozenset[int] | None = getattr(region, "static", None)
-    var = getattr(site, "site_var", None)
+    fixed = parts_of(region).static
+    var = parts_of(site).site_var
     said = (f"{where(site)} is in {region_name(region)}",
             f"{where(site)} is not in {region_name(region)}")
     if fixed is None:
@@ -724,7 +733,7 @@ def in_(site: SiteExpr, region: Region) -> Cond:
     def test(ctx: Ctx) -> bool:
         return get(ctx) in fixed
 
-    test.site_in = (var, fixed)  # type: ignore[attr-defined]
+    mark(test).site_in = (var, fixed)
     return describe(constant(test), *said)
 
 
@@ -742,8 +751,7 @@ def stuck(env: Env, roles: RolesExpr) -> Cond:
             return False
         asking[0] = True
         try:
-            return not any(env.can_move(ctx, r)  # type: ignore[attr-defined]
-                           for r in roles(ctx))
+            return not any(env.can_move(ctx, r) for r in roles(ctx))
         finally:
             asking[0] = False
     who = who_of(env, roles)
@@ -817,12 +825,11 @@ def named(description: str, condition: Cond) -> Cond:
 
     def test(ctx: Ctx) -> bool:
         return silent(ctx)
-    placed = getattr(condition, "placed", None)
-    if placed is not None:  # it still judges all placements at once (see judged_at_once)
-        test.placed = placed  # type: ignore[attr-defined]
-    screen = getattr(condition, "screen", None)
-    if screen is not None:  # the same verdicts: the condition's screen holds for it
-        test.screen = screen  # type: ignore[attr-defined]
+    told = parts_of(condition)
+    if told.placed is not None:  # it still judges all placements at once (judged_at_once)
+        mark(test).placed = told.placed
+    if told.screen is not None:  # the same verdicts: the condition's screen holds for it
+        mark(test).screen = told.screen
     return describe(like(test, condition), description)
 
 
@@ -834,14 +841,14 @@ def count_around(env: Env, site: SiteExpr, kind: CellKind = "Occupied",
     (= (count-around Site Empty) 0)"""
     table = env.topology.neighbours(env.absolute_dirs(directions))
     # Judged for a candidate site To (or a site bound to Site), it reads that site's neighbours.
-    var = getattr(site, "site_var", None)
+    var = parts_of(site).site_var
     neighbours = [frozenset(n) for n in table]
 
     def local(fn: Any) -> Any:
         if var == "to":
-            fn.reads = neighbours.__getitem__
+            mark(fn).reads = neighbours.__getitem__
         elif var == "site":
-            fn.reads_site = neighbours.__getitem__
+            mark(fn).reads_site = neighbours.__getitem__
         return fn
 
     # Per site, a function reading its neighbours' board values at once (as a tuple).
@@ -880,7 +887,7 @@ def holds(env: Env, site: SiteExpr, piece: str) -> Cond:
         env.error(f'no piece named "{piece}" (pieces: {", ".join(p.name for p in env.pieces)})')
         return lambda ctx: False
     said = (f'{where(site, env)} holds a "{piece}"', f'{where(site, env)} holds no "{piece}"')
-    var = getattr(site, "site_var", None)
+    var = parts_of(site).site_var
     if var is not None:  # a table, like (is ...): it combines with other cell tests
         return describe(cell_table(env, var, lambda v, mover: v in values), *said)
     return describe(lambda ctx: ctx.board[site(ctx)] in values, *said)
@@ -911,10 +918,10 @@ def some(region: Region, condition: Cond) -> Cond:
 def _over_region(test: Any, region: Region, condition: Cond) -> Any:
     """Locality of a quantifier: over the sites around To (a table), judging a condition that
     says what it reads for Site, it reads those sites' reads."""
-    table = getattr(region, "around_to", None)
-    site_reads = getattr(condition, "reads_site", None)
+    table = parts_of(region).around_to
+    site_reads = parts_of(condition).reads_site
     if table is not None and site_reads is not None:
-        test.reads = lambda s: frozenset().union(*(site_reads(t) for t in table[s]))
+        mark(test).reads = lambda s: frozenset().union(*(site_reads(t) for t in table[s]))
     return test
 
 

@@ -36,6 +36,7 @@ from stdlib.movekinds import (
     site_block,
     written_as_site,
 )
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import (
     EMPTY,
@@ -199,11 +200,10 @@ PROMOTION = register(MoveKind(PROMOTION_PREFIX, Syntax("promotion", 30, _write_p
 
 def refusal(condition: Callable[[Ctx], bool], held: bool) -> str:
     """Why a filter refused a move: `held` says whether the condition held (for `unless:`)."""
+    given = parts_of(condition)
     if held:
-        return getattr(condition, "why", None) or f"{getattr(condition, 'source', 'a condition')}" \
-            " holds"
-    return getattr(condition, "why_not", None) or \
-        f"{getattr(condition, 'source', 'a condition')} does not hold"
+        return given.why or f"{given.source or 'a condition'} holds"
+    return given.why_not or f"{given.source or 'a condition'} does not hold"
 
 
 def accept(ctx: Ctx, move: Move, to: int, frm: int, if_: Filter, unless: Filter,
@@ -265,11 +265,11 @@ def kinded(generate: Moves, *kinds: str | Moves) -> Moves:
         if isinstance(k, str):
             found.add(k)
         else:
-            theirs = getattr(k, "kinds", None)
+            theirs = parts_of(k).kinds
             if theirs is None:
                 return generate
             found |= theirs
-    generate.kinds = frozenset(found)  # type: ignore[attr-defined]
+    mark(generate).kinds = frozenset(found)
     return generate
 
 
@@ -353,8 +353,8 @@ def judged_at_once(if_: Filter, unless: Filter) -> AtOnce | None:
     a filter cannot tell now. Otherwise None. Made once, when the rules are compiled."""
     if if_ is None and unless is None:
         return None
-    holds = getattr(if_, "placed", None)
-    refuses = getattr(unless, "placed", None)
+    holds = parts_of(if_).placed
+    refuses = parts_of(unless).placed
     if (if_ is not None and holds is None) or (unless is not None and refuses is None):
         return None
 
@@ -380,7 +380,7 @@ def judged_at_once(if_: Filter, unless: Filter) -> AtOnce | None:
 def outside(ctx: Ctx, region: Region, sites: Sequence[int]) -> None:
     """Explain the empty sites a placement region leaves out."""
     assert ctx.explain is not None
-    name = getattr(region, "description", None) or getattr(region, "source", "the region")
+    name = parts_of(region).description or parts_of(region).source or "the region"
     inside = set(sites)
     for s, v in enumerate(ctx.board):
         if v == EMPTY and s not in inside and s not in ctx.env.no_piece:
@@ -442,7 +442,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     no_piece = env.no_piece
 
     # (sites Empty) gives only sites where a piece may be placed: no need to look again.
-    placeable = getattr(region, "placeable", False)
+    placeable = parts_of(region).placeable
 
     def unconditional(ctx: Ctx) -> Sequence[Move]:
         board = ctx.board
@@ -463,13 +463,13 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
 
     rows: dict[int, list[Move]] = {}  # Env.placements(value), looked up once per value
 
-    unconditional.kinds = frozenset({"place"})  # type: ignore[attr-defined]
+    mark(unconditional).kinds = frozenset({"place"})
     if if_ is None and unless is None and capture is None:
         return unconditional
 
     # A filter that can never allow a placement (e.g. gated by an option that is off): no
     # placement to judge, unless refusals are being explained.
-    never = getattr(if_, "literal", None) is False or getattr(unless, "literal", None) is True
+    never = parts_of(if_).literal is False or parts_of(unless).literal is True
 
     at_once = judged_at_once(if_, unless)
 
@@ -478,7 +478,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
             return []
         return allowed_placements(ctx, unconditional(ctx), if_, unless, at_once)
 
-    filtered.kinds = frozenset({"place"})  # type: ignore[attr-defined]
+    mark(filtered).kinds = frozenset({"place"})
     if capture is None:
         return filtered
 
@@ -632,7 +632,7 @@ class Origins:
     caller scans the board (own_pieces)."""
 
     def __init__(self, env: Env, from_: Region | None, kinds: frozenset[int] | None) -> None:
-        within = getattr(from_, "static", None) if from_ is not None else None
+        within = parts_of(from_).static if from_ is not None else None
         self.within: frozenset[int] | None = within
         # A region that depends on the position (or the mover): its sites as a set, by the
         # tuple it gives (None: not in site order, then the board is scanned).
@@ -714,7 +714,7 @@ class Reach:
 
 
 def reach_of(generate: Moves) -> Reach | None:
-    return getattr(generate, "reach", None)  # type: ignore[no-any-return]
+    return parts_of(generate).reach
 
 
 def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
@@ -831,7 +831,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                         break
         return out
 
-    within = getattr(from_, "static", None) if from_ is not None else None
+    within = parts_of(from_).static if from_ is not None else None
 
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
         return frozenset((s, t) for s in range(size) if within is None or s in within
@@ -849,9 +849,10 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
     # Without a tracker to find the pieces, or with filters, the board is scanned.
     chosen = scan if origins.known is None or not fast else \
         generate_steps if reach == 1 else generate
-    chosen.reach = Reach(pairs, kinds, distinct, interned=True)  # type: ignore[attr-defined]
+    given = mark(chosen)
+    given.reach = Reach(pairs, kinds, distinct, interned=True)
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        chosen.attacks = ray_attacks(env, dirs, kinds, reach)  # type: ignore[attr-defined]
+        given.attacks = ray_attacks(env, dirs, kinds, reach)
     return kinded(chosen, "move")
 
 
@@ -1137,15 +1138,16 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
                         return out
         return out
 
-    within = getattr(from_, "static", None) if from_ is not None else None
+    within = parts_of(from_).static if from_ is not None else None
 
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
         return frozenset((s, t) for s in range(size) if within is None or s in within
                          for t in targets[s] if t not in no_piece)
     chosen = scan if origins.known is None or not fast else generate
-    chosen.reach = Reach(pairs, kinds, True, interned=True)  # type: ignore[attr-defined]
+    given = mark(chosen)
+    given.reach = Reach(pairs, kinds, True, interned=True)
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        chosen.attacks = LeapAttacks(targets, kinds)  # type: ignore[attr-defined]
+        given.attacks = LeapAttacks(targets, kinds)
     return kinded(chosen, "move")
 
 
@@ -1208,13 +1210,12 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
                 out.append(promoted)
         return out
     promotions = frozenset(f"{PROMOTION_PREFIX}{letter}" for here in choices for letter, _ in here)
-    generate.kinds = (getattr(moves, "kinds", None) or frozenset()) | promotions  # type: ignore[attr-defined]
-    if hasattr(moves, "attacks"):
-        generate.attacks = moves.attacks  # type: ignore[attr-defined]
-    inner = reach_of(moves)
+    given, theirs = mark(generate), parts_of(moves)
+    given.kinds = (theirs.kinds or frozenset()) | promotions
+    given.attacks = theirs.attacks
+    inner = theirs.reach
     if inner is not None:  # the same sites; one move becomes several of different kinds
-        generate.reach = Reach(inner.pairs, inner.values,  # type: ignore[attr-defined]
-                               lambda: inner.distinct)
+        given.reach = Reach(inner.pairs, inner.values, lambda: inner.distinct)
     return generate
 
 
@@ -1324,9 +1325,9 @@ def any_of(*alternatives: Moves) -> Moves:
     """All the moves of all the alternatives: the mover chooses any one.
 
     (any-of (step Forwards to:Empty) (step ForwardDiagonal to:Enemy))"""
-    kinds: list[frozenset[str]] = [getattr(alt, "kinds", None) or frozenset({"?"})
+    kinds: list[frozenset[str]] = [parts_of(alt).kinds or frozenset({"?"})
                                    for alt in alternatives]
-    known = all(hasattr(alt, "kinds") for alt in alternatives)
+    known = all(parts_of(alt).kinds is not None for alt in alternatives)
     disjoint = known and sum(len(k) for k in kinds) == len(frozenset().union(*kinds))
     reaches = [reach_of(alt) for alt in alternatives]
 
@@ -1409,7 +1410,7 @@ def any_of(*alternatives: Moves) -> Moves:
 
     result: Moves = chain if disjoint else generate
     if disjoint:  # moves of different kinds can never be the same move
-        chain.kinds = frozenset().union(*kinds)  # type: ignore[attr-defined]
+        mark(chain).kinds = frozenset().union(*kinds)
     else:
         kinded(generate, *alternatives)  # its kinds too, for interpreter/actions.py
     if all(r is not None for r in reaches) and reaches:
@@ -1422,10 +1423,10 @@ def any_of(*alternatives: Moves) -> Moves:
         def distinct() -> bool:
             return not disjoint or all(r is not None and r.distinct for r in reaches)
         interned = all(r is not None and r.interned for r in reaches)
-        result.reach = Reach(pairs, values, distinct, interned)  # type: ignore[attr-defined]
-    if all(hasattr(alt, "attacks") for alt in alternatives):
-        tests = [alt.attacks for alt in alternatives]  # type: ignore[attr-defined]
-        result.attacks = AnyAttacks(tests)  # type: ignore[attr-defined]
+        mark(result).reach = Reach(pairs, values, distinct, interned)
+    attacks = [parts_of(alt).attacks for alt in alternatives]
+    if all(a is not None for a in attacks):
+        mark(result).attacks = AnyAttacks(attacks)  # type: ignore[arg-type]
     return result
 
 
@@ -1581,7 +1582,7 @@ def place_group(env: Env, size: int, *, by: Direction = "Adjacent", onto: CellKi
             replaced += board[s] != EMPTY
         return replaced <= limit
 
-    generate.kinds = frozenset({"multi"})  # type: ignore[attr-defined]
+    mark(generate).kinds = frozenset({"multi"})
     return generate
 
 

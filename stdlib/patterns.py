@@ -26,6 +26,7 @@ from dsl import types as t
 from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
 from stdlib.budget import MAX_PATTERN_CELLS, MAX_PATTERN_INDEX, Budget
 from stdlib.logic import judged_live
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, recent_sites, with_reads
 from stdlib.types import Annotated, Cond, Region
@@ -247,20 +248,21 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
             if board[s] != EMPTY:
                 found = coloured_match(s, board, owner)
                 if found is not None:
-                    test.why = f"forms a {found}"  # type: ignore[attr-defined]
+                    says.why = f"forms a {found}"
                     return True
                 candidates = if_piece[s]
             else:
                 candidates = if_empty[s]
             for name, w in candidates:
                 if matches(w, board, owner):
-                    test.why = f"forms a {name}"  # type: ignore[attr-defined]
+                    says.why = f"forms a {name}"
                     return True
         return False
 
     names = " or ".join(p.name for p in patterns)
-    test.why = f"forms a {names}"  # type: ignore[attr-defined]
-    test.why_not = f"does not form a {names}"  # type: ignore[attr-defined]
+    says = mark(test)
+    says.why = f"forms a {names}"
+    says.why_not = f"does not form a {names}"
     if len({p.name for p in patterns}) > 1:
         judged_live(test, why=True)  # it says which one it found
     # Judged at a site, it reads the windows containing that site.
@@ -270,13 +272,12 @@ def forms(env: Env, *patterns: PatternT, at: Region | None = None) -> Cond:
                                   for _, same, other, empties, pieces in if_coloured[s]))
               for s in range(size)]
     if at is not None:
-        single = getattr(at, "single_site", None)
-        if getattr(single, "site_var", None) == "site":  # at:Site
-            test.reads_site = around.__getitem__  # type: ignore[attr-defined]
+        if parts_of(parts_of(at).single_site).site_var == "site":  # at:Site
+            says.reads_site = around.__getitem__
         return test
     placed = placed_forms(env, patterns)
     if placed is not None:
-        test.placed = placed  # type: ignore[attr-defined]
+        says.placed = placed
     return with_reads(test, around.__getitem__)
 
 

@@ -7,6 +7,7 @@ import bisect
 from collections.abc import Callable, Collection, Sequence
 
 from stdlib.logic import AnyRegion, quiet, site_table
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
 from stdlib.types import Cond, Corner, Direction, Region, Regions, RoleExpr, Side, SiteExpr
@@ -20,12 +21,12 @@ def static(sites: Collection[int]) -> Region:
     def region(ctx: Ctx) -> Collection[int]:
         return ordered
 
-    region.static = frozen  # type: ignore[attr-defined]
+    mark(region).static = frozen
     return region
 
 
 def static_value(region: Region) -> frozenset[int] | None:
-    return getattr(region, "static", None)
+    return parts_of(region).static
 
 
 @ludeme("sites")
@@ -35,8 +36,9 @@ def sites_list(env: Env, sites: list[SiteExpr]) -> Region:
     (sites {"d4" "e5"})"""
     values = []
     for s in sites:
-        if hasattr(s, "static_site"):
-            values.append(s.static_site)  # type: ignore[attr-defined]
+        site = parts_of(s).static_site
+        if site is not None:
+            values.append(site)
         else:
             return lambda ctx: [f(ctx) for f in sites]
     return static(values)
@@ -64,7 +66,7 @@ def sites_empty(env: Env) -> Region:
                 and not state.trial:
             return state._empty or state.empty_sites()  # type: ignore[no-any-return]
         return [s for s, v in enumerate(ctx.board) if v == EMPTY and s not in no_piece]
-    region.placeable = True  # type: ignore[attr-defined]
+    mark(region).placeable = True
     return region
 
 
@@ -388,12 +390,12 @@ def sites_around(env: Env, region: Region, directions: list[Direction] | None = 
     fixed = static_value(region)
     if fixed is not None:
         return static(around(fixed))
-    single = getattr(region, "single_site", None)
+    single = parts_of(region).single_site
     if single is not None:  # the sites around one site, e.g. (sites Around To): a table
         table = [around((s,)) for s in range(env.topology.size)]
         result = lambda ctx: table[single(ctx)]  # noqa: E731
-        if getattr(single, "site_var", None) == "to":
-            result.around_to = table  # type: ignore[attr-defined]
+        if parts_of(single).site_var == "to":
+            mark(result).around_to = table
         return result
     return lambda ctx: around(region(ctx))
 

@@ -13,6 +13,7 @@ from dsl.ast import Span
 from dsl.errors import Diagnostic
 from stdlib import movekinds
 from stdlib.boards import Topology
+from stdlib.parts import mark, parts_of
 
 EMPTY = 0  # board value of an empty site
 NOBODY = -1  # owner of an empty site
@@ -284,6 +285,9 @@ class Env:
     trackers: list[Tracker] = field(default_factory=list)
     # Compile-time structures ludemes share, by name (e.g. the bit layout of the board).
     shared: dict[str, Any] = field(default_factory=dict)
+    # Has a role a move other than pass at the start of its turn, on ctx's board? (The game
+    # gives it once its rules are compiled; (stuck ...) asks it.)
+    can_move: Callable[[Ctx, int], bool] = field(default=lambda ctx, role: True)
     # Does the game read where the last decision moved (LastTo, LastFrom)? Then positions
     # keep it, and position text says it.
     uses_last: bool = False
@@ -586,14 +590,14 @@ def reads_nothing(site: int) -> frozenset[int]:
 def with_reads(fn: Any, reads: Reads | None) -> Any:
     """Mark `fn` as reading `reads(site)` when judged for a candidate site (None: unknown)."""
     if reads is not None:
-        fn.reads = reads
+        mark(fn).reads = reads
     return fn
 
 
-def reads_of(*fns: Any, attr: str = "reads") -> Reads | None:
+def reads_of(*fns: Any, site: bool = False) -> Reads | None:
     """The union of the functions' reads, or None if any of them does not say. (With
-    attr="reads_site": what they read when judged with Site bound to a site.)"""
-    found = [getattr(f, attr, None) for f in fns]
+    site=True: what they read when judged with Site bound to a site.)"""
+    found = [parts_of(f).reads_site if site else parts_of(f).reads for f in fns]
     if any(r is None for r in found):
         return None
     if len(found) == 1:
@@ -603,39 +607,41 @@ def reads_of(*fns: Any, attr: str = "reads") -> Reads | None:
 
 def ends_only(*fns: Any) -> bool:
     """Do all these conditions read nothing of the board but the sites bound to To and From?
-    (Marked `.ends_only`; such a condition, used in a link, reads only the link's ends.)"""
-    return all(getattr(f, "ends_only", False) for f in fns)
+    (Their parts' `ends_only`; such a condition, used in a link, reads only the link's ends.)"""
+    return all(parts_of(f).ends_only for f in fns)
 
 
 def with_ends(fn: Any, flag: bool) -> Any:
     if flag:
-        fn.ends_only = True
+        mark(fn).ends_only = True
     return fn
 
 
-def like(fn: Any, *parts: Any) -> Any:
-    """Give a combination of conditions (or numbers) the locality its parts share: what it
-    reads for a candidate To, what it reads for a site bound to Site, and whether it reads only
-    the ends of a link."""
-    with_reads(fn, reads_of(*parts))
-    site_reads = reads_of(*parts, attr="reads_site")
+def like(fn: Any, *others: Any) -> Any:
+    """Give a combination of conditions (or numbers) the locality its parts (`others`) share:
+    what it reads for a candidate To, what it reads for a site bound to Site, and whether it
+    reads only the ends of a link."""
+    with_reads(fn, reads_of(*others))
+    site_reads = reads_of(*others, site=True)
     if site_reads is not None:
-        fn.reads_site = site_reads
-    return with_ends(fn, ends_only(*parts))
+        mark(fn).reads_site = site_reads
+    return with_ends(fn, ends_only(*others))
 
 
 def literal(value: Any) -> Any:
     """A closure giving a fixed value (a literal of the game file, options included), marked
-    `.literal` with the value so that ludemes can fold it (e.g. an `and` with a false part)."""
+    with the value as its `literal` part so that ludemes can fold it (e.g. an `and` with a
+    false part)."""
     fn = constant(lambda ctx: value)
-    fn.literal = value
+    mark(fn).literal = value
     return fn
 
 
 def constant(fn: Any) -> Any:
     """Mark a closure that reads nothing of the board (a literal)."""
-    fn.reads = fn.reads_site = reads_nothing
-    fn.ends_only = True
+    given = mark(fn)
+    given.reads = given.reads_site = reads_nothing
+    given.ends_only = True
     return fn
 
 

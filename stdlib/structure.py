@@ -10,6 +10,7 @@ import networkx as nx
 
 from dsl import types as t
 from stdlib.boards import Board
+from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import MAX_PILE, NEUTRAL, Ctx, Env
 from stdlib.types import Annotated, Cond, Direction, Region, ResultExpr, RoleExpr, Side
@@ -259,7 +260,7 @@ def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1, piece: str =
 
     (put Neutral (sites Row 1 2) count:4)"""
     who = env.fixed_role(role)
-    fixed = getattr(sites, "static", None)
+    fixed = parts_of(sites).static
     if fixed is None:
         env.error("the start position needs sites that do not depend on the position")
         fixed = frozenset()
@@ -299,7 +300,7 @@ def put_row(env: Env, sites: Region, text: str, *, role: RoleExpr | None = None)
     (Black's "RNBQKBNR" is its rook, knight, ...).
 
     (put-row (sites Row 8) #back role:"Black")"""
-    fixed = getattr(sites, "static", None)
+    fixed = parts_of(sites).static
     if fixed is None:
         env.error("the start position needs sites that do not depend on the position")
         return Setup(0, frozenset())
@@ -396,8 +397,8 @@ def lose(role: RoleExpr) -> ResultExpr:
     """Result: `role` loses (in a two-player game, the other role wins).
 
     (lose Next)"""
-    def result(ctx: object) -> int:
-        return (role(ctx) + 1) % len(ctx.env.roles)  # type: ignore[attr-defined]
+    def result(ctx: Ctx) -> int:
+        return (role(ctx) + 1) % len(ctx.env.roles)
     return result
 
 
@@ -461,11 +462,11 @@ def most_pieces() -> ResultExpr:
     """Result: the role with the most pieces on the board wins; a tie for most is a draw.
 
     (if (stuck All) (most-pieces))"""
-    def result(ctx: object) -> int:
-        env = ctx.env  # type: ignore[attr-defined]
-        owner = ctx.owner  # type: ignore[attr-defined]
+    def result(ctx: Ctx) -> int:
+        env = ctx.env
+        owner = ctx.owner
         counts = [0] * len(env.roles)
-        for v in ctx.board:  # type: ignore[attr-defined]
+        for v in ctx.board:
             o = owner[v]
             if o >= 0:
                 counts[o] += 1

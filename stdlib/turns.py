@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from stdlib.effects import Effect
+from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
 from stdlib.statefields import CaptureFree, Scores, declare
@@ -22,7 +23,7 @@ def all_passed(env: Env) -> Cond:
 
     def test(ctx: Ctx) -> bool:
         return bool(ctx.state.passes >= n)
-    test.why = "every player passed in succession"  # type: ignore[attr-defined]
+    mark(test).why = "every player passed in succession"
     return test
 
 
@@ -67,9 +68,7 @@ class Continuation:
     def __init__(self, moves: Moves, condition: Cond | None) -> None:
         self.moves = moves
         self.condition = condition
-        kinds = getattr(moves, "kinds", None)
-        if kinds is not None:
-            self.kinds = kinds
+        mark(self).kinds = parts_of(moves).kinds
 
     def __call__(self, ctx: Ctx) -> Sequence[Move]:
         return self.moves(ctx)
@@ -84,7 +83,7 @@ def captured(env: Env) -> Cond:
     (continue (hop Diagonal from:LastTo) if:(captured))"""
     env.uses_taken = True
     test = lambda ctx: ctx.taken > 0  # noqa: E731
-    test.why = "a piece was just captured"  # type: ignore[attr-defined]
+    mark(test).why = "a piece was just captured"
     return test
 
 
@@ -95,7 +94,7 @@ def promoted() -> Cond:
 
     (continue (hop Diagonal from:LastTo) if:(and (captured) (not (promoted))))"""
     test = lambda ctx: "promoted" in ctx.marks  # noqa: E731
-    test.why = "a piece was just promoted"  # type: ignore[attr-defined]
+    mark(test).why = "a piece was just promoted"
     return test
 
 

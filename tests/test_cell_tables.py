@@ -16,6 +16,7 @@ import pytest
 
 from interpreter import load_game
 from stdlib.logic import and_, count_around, holds, is_, not_, site_table, site_verdicts
+from stdlib.parts import mark
 from stdlib.regions import _trace, tracer
 from stdlib.runtime import EMPTY, Ctx
 
@@ -23,9 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class SiteVar:
-    """The constant Site, as the compiler makes it (a closure marked with its variable)."""
+    """The constant Site, as the compiler makes it (a closure whose parts name its variable)."""
 
-    site_var = "site"
+    def __init__(self) -> None:
+        mark(self).site_var = "site"
 
     def __call__(self, ctx: Ctx) -> int:
         return ctx.site

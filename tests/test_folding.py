@@ -8,6 +8,7 @@ import pytest
 
 from interpreter import IllegalMoveError, parse_game
 from stdlib.logic import and_, or_
+from stdlib.parts import parts_of
 from stdlib.runtime import literal
 
 GAME = """
@@ -35,10 +36,10 @@ def test_an_option_that_is_off_folds_its_alternative_away() -> None:
 def test_literal_parts_fold_in_and_and_or() -> None:
     env = parse_game(GAME).env
     other = lambda ctx: True  # noqa: E731
-    assert getattr(and_(env, other, literal(False)), "literal", None) is False
-    assert getattr(or_(env, other, literal(True)), "literal", None) is True
-    assert getattr(and_(env, other, literal(True)), "literal", None) is None
-    assert getattr(or_(env, other, literal(False)), "literal", None) is None
+    assert parts_of(and_(env, other, literal(False))).literal is False
+    assert parts_of(or_(env, other, literal(True))).literal is True
+    assert parts_of(and_(env, other, literal(True))).literal is None
+    assert parts_of(or_(env, other, literal(False))).literal is None
 
 
 def test_a_folded_filter_still_explains_a_refusal() -> None:

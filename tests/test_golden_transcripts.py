@@ -110,9 +110,15 @@ def test_the_games_are_the_recorded_ones() -> None:
 
 @pytest.mark.parametrize(("path", "index"), cases())
 def test_replay(path: Path, index: int) -> None:
-    header, games = transcript(path)
+    header, _ = transcript(path)
+    replay(path, index, loaded(header["file"], json.dumps(header["options"])))
+
+
+def replay(path: Path, index: int, game: Any) -> None:
+    """Replay game `index` of the transcript at `path` on `game` (its game file, loaded),
+    failing at the first difference."""
+    _, games = transcript(path)
     lines = games[index]
-    game = loaded(header["file"], json.dumps(header["options"]))
     start, plies, end = lines[0], lines[1:-1], lines[-1]
     game_name = f"{label(path)} game {index} (seed {start['seed']})"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game, parse_game
+from stdlib.parts import parts_of
 from stdlib.runtime import EMPTY, Ctx
 
 GAME = """
@@ -121,8 +122,9 @@ def test_sight_lists_its_occupied_sites_in_order() -> None:
         for relation in relations:
             for s in range(env.topology.size):
                 seen = list(relation(ctx, s))
-                assert relation.occupied(ctx, s) == [t for t in seen if state.board[t] != EMPTY]
-                assert set(seen) <= relation.reads(s)
+                given = parts_of(relation)
+                assert given.occupied(ctx, s) == [t for t in seen if state.board[t] != EMPTY]
+                assert given.reads is not None and set(seen) <= given.reads(s)
 
 
 def test_sight_with_a_gap_sees_past_empty_sites_only() -> None:

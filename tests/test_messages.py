@@ -15,6 +15,7 @@ from console import ludeme
 from interpreter import IllegalMoveError, load_game, parse_game
 from interpreter.analyze import Turns, analyze, ending_name, ending_names
 from interpreter.cli import random_games
+from stdlib.parts import mark
 
 
 def game_text(*, players: str = '(player "X") (player "O")', board: str = "(square 3)",
@@ -134,7 +135,8 @@ def test_unnamed_end_conditions_are_described() -> None:
 def test_an_end_condition_without_a_description_is_named_with_its_rule() -> None:
     game = parse_game(game_text(end="(if (line 3) (win Mover)) (if (full) (draw))"))
     condition = game.end_rules[1].condition
-    del condition.why, condition.why_not  # as a ludeme with no description would be
+    given = mark(condition)  # as a ludeme with no description would be:
+    given.why = given.why_not = None
     raw = game.end_reasons()[1]
     assert raw == "(full)"
     assert ending_name(game, raw) == "(full) holds (end rule 2)"
