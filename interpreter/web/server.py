@@ -45,6 +45,7 @@ from dsl.errors import GameError
 from interpreter.game import Game
 from interpreter.record import RecordError, parse_record, text_hash
 from interpreter.web import tasks
+from interpreter.web.reference import reference_page
 from interpreter.web.sessions import PLAY_LOCK, GameFile, PlayError, Session, SessionStore
 from interpreter.web.worker import Busy, TimedOut, WorkerError, WorkerPool
 
@@ -464,6 +465,7 @@ def create_app(files: list[GameFile], limits: Limits | None = None,
         ("/api/record/load", pg.load_record), ("/api/validate", pg.validate)]
     routes = [Route("/", pg.page), Route("/static/app.js", pg.script),
               Route("/static/style.css", pg.style), Route("/api/games", pg.games),
+              Route("/docs", reference_page),
               *(Route(path, fn, methods=["POST"]) for path, fn in post)]
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
