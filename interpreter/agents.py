@@ -38,15 +38,34 @@ class Agent(Protocol):
 @dataclass(frozen=True)
 class SearchReport:
     """What the last search did: iterations (random games) run, seconds spent, and the chosen
-    move's expected score for the seat to move (0 = sure loss, 1 = sure win)."""
+    move's expected score for the seat to move (0 = sure loss, 1 = sure win), measured over
+    `samples` of those games (its 95% Wilson interval says how sure that is), or `proven`
+    exactly by the search."""
 
     iterations: int
     seconds: float
     expected: float
+    samples: int = 0
+    proven: bool = False
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the expected score (exact when proven)."""
+        from interpreter.analyze import wilson  # (analyze uses the agents)
+
+        if self.proven:
+            return self.expected, self.expected
+        return wilson(self.expected * self.samples, self.samples)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         games = "playout" if self.iterations == 1 else "playouts"
-        return f"{self.iterations} {games}, expected score {self.expected:.0%}"
+        if self.iterations == 0:
+            return "the only legal move"
+        if self.proven:
+            outcome = {1.0: "win", 0.0: "loss"}.get(self.expected, "draw")
+            return f"{self.iterations} {games}, a proven {outcome}"
+        low, high = self.interval()
+        return (f"{self.iterations} {games}; the move chosen scored {self.expected:.0%} in "
+                f"{self.samples} of them, 95% interval {low:.0%}–{high:.0%}")
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -123,6 +142,8 @@ class RandomAgent:
         self.report: SearchReport | None = None
 
     def choose(self, state: State) -> Move:
+        if state.is_chance:
+            return state.game.draw(state, self.rng)
         return self.rng.choice(legal_moves(state))
 
 
@@ -139,6 +160,8 @@ class FlatMonteCarloAgent:
 
     def choose(self, state: State) -> Move:
         game = state.game
+        if state.is_chance:  # chance decides: nothing to think about
+            return game.draw(state, self.rng)
         moves = legal_moves(state)
         seat = seat_of(state, state.to_move)
         self.budget.begin()
@@ -157,7 +180,8 @@ class FlatMonteCarloAgent:
             i += 1
         best = max((k for k in range(len(moves)) if counts[k]),
                    key=lambda k: totals[k] / counts[k])
-        self.report = SearchReport(i, self.budget.elapsed(), totals[best] / counts[best])
+        self.report = SearchReport(i, self.budget.elapsed(), totals[best] / counts[best],
+                                   counts[best])
         return moves[best]
 
 
@@ -168,7 +192,7 @@ class Node:
     every reply is settled, or the mover has a settled best score)."""
 
     __slots__ = ("state", "seat", "move", "parent", "children", "untried", "visits", "reward",
-                 "proven")
+                 "proven", "chance", "outcomes")
 
     def __init__(self, state: State, seat: int, move: Move | None, parent: Node | None,
                  rng: random.Random) -> None:
@@ -177,11 +201,16 @@ class Node:
         self.move = move
         self.parent = parent
         self.children: list[Node] = []
-        self.untried = state.legal_moves()
+        # At a chance position the search samples outcomes by their probabilities (each
+        # becomes a child when first drawn) instead of choosing among them.
+        self.chance = state.is_chance
+        self.outcomes: dict[str, Node] = {}  # a chance node's children, by outcome
+        self.untried = [] if self.chance else state.legal_moves()
         rng.shuffle(self.untried)  # expanded in a random (seeded) order, from the end
         self.visits = 0
         self.reward = 0.0
-        self.proven: list[float] | None = None if self.untried else scores(state)
+        self.proven: list[float] | None = \
+            None if self.untried or self.chance else scores(state)
 
     @property
     def to_move(self) -> int:
@@ -193,7 +222,7 @@ class Node:
         every move is expanded and proven lost. (Draws are proven only where the game ends, so
         that the search keeps looking for the opponent's mistakes.) True if this call proved
         it."""
-        if self.proven is not None:
+        if self.proven is not None or self.chance:  # (chance is not settled by proofs)
             return False
         m = self.to_move
         proven = [c.proven for c in self.children if c.proven is not None]
@@ -226,6 +255,8 @@ class MCTSAgent:
 
     def choose(self, state: State) -> Move:
         game = state.game
+        if state.is_chance:  # chance decides: nothing to think about
+            return game.draw(state, self.rng)
         self.budget.begin()
         moves = legal_moves(state)
         if len(moves) == 1:
@@ -239,7 +270,8 @@ class MCTSAgent:
         best = self._best(root)
         assert best.move is not None
         expected = best.proven[best.seat] if best.proven else best.reward / best.visits
-        self.report = SearchReport(i, self.budget.elapsed(), expected)
+        self.report = SearchReport(i, self.budget.elapsed(), expected, best.visits,
+                                   proven=bool(best.proven))
         return best.move
 
     @staticmethod
@@ -253,9 +285,15 @@ class MCTSAgent:
 
     def _iterate(self, game: Game, root: Node) -> None:
         node = root
+        expanded = False
         while node.proven is None and not node.untried:  # selection
-            node = self._select(node)
-        if node.proven is None:  # expansion, then simulation
+            if node.chance:  # an outcome drawn by its probability
+                node, expanded = self._draw(game, node)
+                if expanded:
+                    break
+            else:
+                node = self._select(node)
+        if node.proven is None and not expanded:  # expansion, then simulation
             move = node.untried.pop()
             child = Node(game.apply(node.state, move), node.to_move, move, node, self.rng)
             node.children.append(child)
@@ -275,6 +313,19 @@ class MCTSAgent:
             up = node.parent
             while up is not None and up.settle():
                 up = up.parent
+
+    def _draw(self, game: Game, node: Node) -> tuple[Node, bool]:
+        """A chance node's child for an outcome drawn by its probability, and whether it was
+        made just now (no seat moved into it: its visits credit nobody)."""
+        move = game.draw(node.state, self.rng)
+        key = str(move)
+        child = node.outcomes.get(key)
+        if child is not None:
+            return child, False
+        child = node.outcomes[key] = Node(game.apply(node.state, move), -1, move, node,
+                                          self.rng)
+        node.children.append(child)
+        return child, True
 
     def _select(self, node: Node) -> Node:
         log_n = math.log(node.visits)
