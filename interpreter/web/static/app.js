@@ -21,6 +21,11 @@
   let optionValues = {};   // the values chosen in the option controls
   let checkTimer = null;
   let checkSeq = 0;
+  let played = { text: "", options: {} };  // the rules in play: their text and options
+  const STORE = "ludeme-editor:";  // localStorage: the editor's text for each listed game
+  const INTRO = "ludeme-intro-seen";  // localStorage: the introduction was dismissed
+  const LINK_LIMIT = 60000;  // characters in a link that carries a game text
+  const TEXT_LIMIT = 100000;  // characters in a game text (as the server allows)
 
   // The server ----------------------------------------------------------------------------
   async function api(path, body) {
@@ -71,15 +76,84 @@
   }
 
   // Opening a game ------------------------------------------------------------------------
-  async function openGame(id) {
+  // `resume`: also play the edited text kept for this game, if it was being played.
+  async function openGame(id, resume) {
     const data = await api("/api/open", { id });
     gameId = id;
     fileText = data.rules.text;
-    $("game-select").value = id;
+    played = { text: fileText, options: Object.assign({}, data.rules.values || {}) };
     if (location.hash.slice(1) !== id) history.replaceState(null, "", "#" + id);
     setRules(data.rules);
     show(data.view);
     say("");
+    const kept = keptEdits();
+    if (kept) await useText(kept.text, kept.options || {}, resume && kept.playing);
+  }
+
+  // The game in play is a listed file, or an edited text: the menu, the title, "revert" and
+  // the error notes say which.
+  function edited() {
+    return played.text !== fileText;
+  }
+
+  function listed() {
+    return games.find((g) => g.id === gameId) || { title: "game", file: "the file" };
+  }
+
+  function showWhatIsPlayed() {
+    const select = $("game-select");
+    let option = $("edited-option");
+    const g = listed();
+    if (edited()) {
+      if (!option) {
+        option = document.createElement("option");
+        option.id = "edited-option";
+        option.value = "";
+        select.appendChild(option);
+      }
+      option.textContent = `${g.title}: edited (from ${g.file})`;
+      select.value = "";
+    } else {
+      if (option) option.remove();
+      select.value = gameId || "";
+    }
+    $("revert").textContent = `Revert to ${g.file}`;
+    document.body.dataset.edited = edited() ? "yes" : "no";
+  }
+
+  // The editor's text for this game, kept in the browser across reloads --------------------
+  function keptEdits() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(STORE + gameId) || "null");
+      return kept && typeof kept.text === "string" && kept.text !== fileText ? kept : null;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  function keepEdits() {
+    if (!gameId) return;
+    const text = $("source").value;
+    try {
+      if (text === fileText) {
+        localStorage.removeItem(STORE + gameId);
+      } else {
+        localStorage.setItem(STORE + gameId, JSON.stringify(
+          { text, options: optionValues, playing: text === played.text }));
+      }
+    } catch (err) {  // storage full or turned off: the text is not kept
+      $("check-state").textContent = "(this browser does not keep the text)";
+    }
+  }
+
+  // Put a text in the editor with options; play it, or only check it.
+  async function useText(text, options, play) {
+    $("source").value = text;
+    optionValues = Object.assign({}, options);
+    declared = null;
+    renderGutter();
+    if (play) await playThis();
+    else await checkNow();
   }
 
   // The rules now played: the editor's text, its options and their values.
@@ -100,23 +174,19 @@
     board.innerHTML = v.svg;
     board.dataset.version = String(v.version);  // changes with every change of the game
     const svg = board.querySelector("svg");
-    if (svg) {  // small boards drawn larger, large ones fit the pane
-      const natural = parseFloat(svg.getAttribute("width")) || 400;
-      svg.style.maxWidth = `${Math.round(Math.min(640, Math.max(380, 1.6 * natural)))}px`;
-    }
+    fitBoard(svg);
+    drawSides(svg, v.sides || []);
+    drawFigures(svg, v.figures || {});
     addHitAreas(svg);
-    $("game-title").textContent = `${v.name}: ${v.players.join(" vs ")}`;
+    markWinning(svg, v.winning || []);
+    $("game-title").textContent = `${v.name}${edited() ? " (edited)" : ""}: ` +
+      v.players.join(" vs ");
+    showWhatIsPlayed();
     const status = $("status");
     status.textContent = v.status + (v.stuck ? ` ${v.mover} has no legal move.` : "");
     status.className = v.over ? "over" : "";
-    const list = $("moves");
-    list.textContent = "";
-    for (const m of v.moves) {
-      const li = document.createElement("li");
-      li.textContent = `${m.role} ${m.move}`;
-      list.appendChild(li);
-    }
-    list.scrollTop = list.scrollHeight;
+    $("new-game").classList.toggle("after-end", !!v.over);
+    showMoves(v.moves);
     $("pass").hidden = !v.can_pass;
     $("swap").hidden = !v.can_swap;
     $("undo").disabled = !v.can_undo;
@@ -126,6 +196,156 @@
     highlight();
     document.body.dataset.over = v.over ? "yes" : "no";
     maybeThink();
+  }
+
+  // Small boards drawn larger; large ones (and the play pane) take the width there is.
+  function fitBoard(svg) {
+    if (!svg) return;
+    const natural = parseFloat(svg.getAttribute("width")) || 400;
+    const large = natural > 560 || svg.querySelectorAll(".cell").length > 100;
+    document.querySelector("main").classList.toggle("wide", large);
+    svg.style.maxWidth = large ? "none"
+      : `${Math.round(Math.min(640, Math.max(380, 1.6 * natural)))}px`;
+  }
+
+  // The move list: one entry per turn (the decisions of one role in a row), numbered.
+  function showMoves(moves) {
+    const turns = [];
+    for (const m of moves) {
+      const last = turns[turns.length - 1];
+      if (last && m.role && last.role === m.role) last.moves.push(m.move);
+      else turns.push({ role: m.role, moves: [m.move] });
+    }
+    const list = $("moves");
+    list.textContent = "";
+    for (const turn of turns) {
+      const li = document.createElement("li");
+      li.textContent = `${turn.role} ${turn.moves.join(" ")}`.trim();
+      list.appendChild(li);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // The sites that decided a finished game (a row, a connection), as the server found them.
+  function markWinning(svg, sites) {
+    if (!svg) return;
+    for (const site of sites) {
+      for (const el of svg.querySelectorAll(`[data-site="${CSS.escape(site)}"]`)) {
+        if (el.matches(".cell, .piece")) el.classList.add("win");
+      }
+    }
+  }
+
+  // Each side a role must join, drawn in the role's colour along the board's outer edges:
+  // an outer edge of a side's cell belongs to the side whose compass direction it faces.
+  const COMPASS = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0], NE: [0.71, -0.71],
+    NW: [-0.71, -0.71], SE: [0.71, 0.71], SW: [-0.71, 0.71] };
+
+  function drawSides(svg, sides) {
+    if (!svg || !sides.length) return;
+    const bySite = new Map();
+    for (const side of sides) {
+      for (const site of side.sites) {
+        if (!bySite.has(site)) bySite.set(site, []);
+        bySite.get(site).push(side);
+      }
+    }
+    const edges = [];
+    const near = new Map();  // edges by their midpoint, rounded: to find the shared ones
+    const bucket = (x, y) => `${Math.round(x / 4)},${Math.round(y / 4)}`;
+    for (const cell of svg.querySelectorAll("polygon.cell")) {
+      const site = cell.getAttribute("data-site");
+      const pts = cell.getAttribute("points").trim().split(/\s+/)
+        .map((p) => p.split(",").map(Number));
+      const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
+      const cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+      pts.forEach(([x1, y1], i) => {
+        const [x2, y2] = pts[(i + 1) % pts.length];
+        const e = { site, x1, y1, x2, y2, mx: (x1 + x2) / 2, my: (y1 + y2) / 2, cx, cy };
+        edges.push(e);
+        const key = bucket(e.mx, e.my);
+        if (!near.has(key)) near.set(key, []);
+        near.get(key).push(e);
+      });
+    }
+    const shared = (e) => {
+      const bx = Math.round(e.mx / 4), by = Math.round(e.my / 4);
+      for (let dx = -1; dx <= 1; dx++) {
+        for (let dy = -1; dy <= 1; dy++) {
+          for (const o of near.get(`${bx + dx},${by + dy}`) || []) {
+            if (o.site !== e.site && Math.hypot(o.mx - e.mx, o.my - e.my) < 1.5) return true;
+          }
+        }
+      }
+      return false;
+    };
+    const group = document.createElementNS(SVG_NS, "g");
+    group.setAttribute("class", "sides");
+    for (const e of edges) {
+      const mine = bySite.get(e.site);
+      if (!mine || shared(e)) continue;
+      const length = Math.hypot(e.mx - e.cx, e.my - e.cy) || 1;
+      const nx = (e.mx - e.cx) / length, ny = (e.my - e.cy) / length;
+      let best = null, most = 0.2;
+      for (const side of mine) {
+        const d = COMPASS[side.side];
+        if (d && nx * d[0] + ny * d[1] > most) {
+          best = side;
+          most = nx * d[0] + ny * d[1];
+        }
+      }
+      if (!best) continue;
+      const line = document.createElementNS(SVG_NS, "line");
+      line.setAttribute("class", "side-edge");
+      line.dataset.role = best.role;
+      line.dataset.side = best.side;
+      for (const [k, v] of [["x1", e.x1], ["y1", e.y1], ["x2", e.x2], ["y2", e.y2]]) {
+        line.setAttribute(k, String(v));
+      }
+      line.setAttribute("stroke", best.colour);
+      line.setAttribute("stroke-width", "6");
+      line.setAttribute("stroke-linecap", "round");
+      group.appendChild(line);
+    }
+    const cells = svg.querySelectorAll("polygon.cell, polygon.terrain");
+    cells[cells.length - 1].after(group);
+  }
+
+  // Chess-like pieces as figures: the server names their kinds (K, Q, R, B, N, P).
+  const FIGURES = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E",
+    P: "\u265F" };
+
+  function dark(colour) {
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+    if (!m) return true;
+    const [r, g, b] = m.slice(1).map((h) => parseInt(h, 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128;
+  }
+
+  function drawFigures(svg, figures) {
+    if (!svg) return;
+    for (const disc of svg.querySelectorAll("circle.piece")) {
+      const kind = figures[disc.getAttribute("data-piece")];
+      if (!kind || !FIGURES[kind]) continue;
+      const letter = disc.nextElementSibling;
+      if (letter && letter.matches("text.symbol")) letter.remove();
+      const fill = disc.getAttribute("fill");
+      const r = parseFloat(disc.getAttribute("r")) || 14;
+      const figure = document.createElementNS(SVG_NS, "text");
+      figure.setAttribute("class", "figure");
+      figure.dataset.kind = kind;
+      figure.setAttribute("x", disc.getAttribute("cx"));
+      figure.setAttribute("y", String(parseFloat(disc.getAttribute("cy")) + r * 0.08));
+      figure.setAttribute("font-size", String(r * 2.3));
+      figure.setAttribute("text-anchor", "middle");
+      figure.setAttribute("dominant-baseline", "central");
+      figure.setAttribute("fill", fill);
+      figure.setAttribute("stroke", dark(fill) ? "#d8d8d8" : "#222222");
+      figure.setAttribute("stroke-width", String(r * 0.09));
+      figure.textContent = FIGURES[kind] + "\uFE0E";  // as text, not an emoji
+      disc.classList.add("figure-disc");
+      disc.after(figure);
+    }
   }
 
   // On a board of points the points are small: give each a larger, invisible target.
@@ -195,7 +415,11 @@
   }
 
   function clickSite(site) {
-    if (busy || !view || view.over) return;
+    if (view && view.over) {
+      say(`the game is over (${view.status}); New game starts another`, "info");
+      return;
+    }
+    if (busy || !view) return;
     say("");
     $("choices").textContent = "";
     const legal = legalWithSites();
@@ -408,11 +632,13 @@
       const file = data.view.file_id;
       if (file && file !== gameId) {
         gameId = file;
-        fileText = data.rules.text;
-        $("game-select").value = file;
+        fileText = games.find((g) => g.id === file) ? data.rules.text : fileText;
         history.replaceState(null, "", "#" + file);
       }
+      played = { text: data.rules.text, options: Object.assign({}, data.rules.values || {}) };
       setRules(data.rules);
+      show(data.view);
+      keepEdits();
       say(`record loaded: ${data.view.moves.length} moves`, "info");
     }
   }
@@ -434,6 +660,7 @@
   }
 
   function scheduleCheck() {
+    keepEdits();
     clearTimeout(checkTimer);
     $("check-state").textContent = "checking…";
     $("check-state").className = "note";
@@ -450,6 +677,13 @@
     } catch (err) {
       if (seq === checkSeq) $("check-state").textContent = err.message;
     }
+  }
+
+  // A message about the editor's text names it "edited" once it is not the file's text.
+  function named(text) {
+    const file = listed().file;
+    if (!text || $("source").value === fileText || !text.includes(file)) return text;
+    return text.split(`${file}:`).join("edited:").split(file).join("the edited text");
   }
 
   function showDiagnostics(diagnostics, ok) {
@@ -471,11 +705,11 @@
       where.textContent = d.here ? `line ${d.line}, column ${d.column}:` : "in the library:";
       li.appendChild(where);
       li.appendChild(document.createTextNode(
-        (d.severity === "error" ? "" : `${d.severity}: `) + d.message));
+        (d.severity === "error" ? "" : `${d.severity}: `) + named(d.message)));
       if (d.note) {
         const note = document.createElement("span");
         note.className = "diag-note";
-        note.textContent = `note: ${d.note}`;
+        note.textContent = `note: ${named(d.note)}`;
         li.appendChild(note);
       }
       li.addEventListener("click", () => goTo(d.line, d.column, d.end_line, d.end_column));
@@ -483,7 +717,7 @@
       const mark = $("gutter").querySelector(`span[data-line="${d.line}"]`);
       if (d.here && mark) {
         mark.classList.add(li.className);
-        mark.title = (mark.title ? mark.title + "\n" : "") + `${d.column}: ${d.message}`;
+        mark.title = (mark.title ? mark.title + "\n" : "") + `${d.column}: ${named(d.message)}`;
       }
     }
     const state = $("check-state");
@@ -576,10 +810,13 @@
 
   async function playThis() {
     clearTimeout(checkTimer);
+    const text = $("source").value;
     try {
-      const data = await api("/api/restart", { text: $("source").value, options: optionValues });
+      const data = await api("/api/restart", { text, options: optionValues });
       aiPaused = false;
+      played = { text, options: Object.assign({}, data.rules.values || {}) };
       show(data.view);
+      keepEdits();
       if (data.rules.options) buildOptions(data.rules.options);
       showDiagnostics(data.rules.diagnostics, true);
       say(`playing the rules in the editor (${Object.entries(data.view.options)
@@ -587,6 +824,134 @@
     } catch (err) {
       if (err.data && err.data.diagnostics) showDiagnostics(err.data.diagnostics, false);
       say(err.message, "error");
+    }
+  }
+
+  // The rules in play from their start again (after the end, or at any time).
+  async function newGame() {
+    if (!played.text) return;
+    const data = await action("/api/restart", { text: played.text, options: played.options });
+    if (data) say("a new game", "info");
+  }
+
+  // Links that carry a game text ---------------------------------------------------------
+  // #id=GAME&game=CODE&options=JSON: CODE is "z" and the text deflated, or "t" and the text,
+  // as base64url (CompressionStream where the browser has it).
+  function toBase64Url(bytes) {
+    let s = "";
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64Url(text) {
+    const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  }
+
+  // The bytes through a (de)compression stream, refusing more than `limit` of them.
+  async function through(stream, bytes, limit) {
+    const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+    const parts = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) {
+        reader.cancel();
+        throw new Error(`the text is longer than ${limit} bytes`);
+      }
+      parts.push(value);
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  async function encodeText(text) {
+    const bytes = new TextEncoder().encode(text);
+    if (typeof CompressionStream !== "function") return "t" + toBase64Url(bytes);
+    return "z" + toBase64Url(await through(new CompressionStream("deflate-raw"), bytes,
+      4 * bytes.length + 1024));
+  }
+
+  async function decodeText(code) {
+    const bytes = fromBase64Url(code.slice(1));
+    if (code[0] === "t") return new TextDecoder().decode(bytes);
+    if (code[0] !== "z") throw new Error("it is not a game text");
+    if (typeof DecompressionStream !== "function") {
+      throw new Error("this browser cannot read a compressed text");
+    }
+    return new TextDecoder().decode(await through(new DecompressionStream("deflate-raw"), bytes,
+      4 * TEXT_LIMIT));
+  }
+
+  async function shareLink() {
+    const params = new URLSearchParams();
+    params.set("id", gameId || "");
+    params.set("game", await encodeText($("source").value));
+    params.set("options", JSON.stringify(optionValues));
+    const link = `${location.origin}${location.pathname}#${params}`;
+    const box = $("share-link");
+    if (link.length > LINK_LIMIT) {
+      box.hidden = true;
+      say(`the text is too long for a link (${link.length} characters, at most ${LINK_LIMIT}): ` +
+        "save it as a file instead", "error");
+      return;
+    }
+    box.hidden = false;
+    box.value = link;
+    box.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      say("link copied: it carries the rules in the editor and their options", "info");
+    } catch (err) {
+      say("the link is below the editor: copy it", "info");
+    }
+  }
+
+  // A link's game: parts of the fragment, or null when it is a plain game id.
+  function linkIn(hash) {
+    if (!hash.includes("=")) return null;
+    const params = new URLSearchParams(hash);
+    return { id: params.get("id") || "", game: params.get("game"),
+      options: params.get("options") };
+  }
+
+  async function openLink(link) {
+    let text, options;
+    try {
+      text = await decodeText(link.game || "");
+      options = link.options ? JSON.parse(link.options) : {};
+      if (!options || typeof options !== "object" || Array.isArray(options)) options = {};
+    } catch (err) {
+      say(`the link's game text cannot be read: ${err.message}`, "error");
+      return;
+    }
+    await useText(text, options, true);
+    keepEdits();
+  }
+
+  // The introduction, until it is dismissed (remembered in this browser).
+  function showIntro() {
+    let seen = false;
+    try {
+      seen = localStorage.getItem(INTRO) === "yes";
+    } catch (err) {
+      seen = false;
+    }
+    $("intro").hidden = seen;
+  }
+
+  function closeIntro() {
+    $("intro").hidden = true;
+    try {
+      localStorage.setItem(INTRO, "yes");
+    } catch (err) {  // not remembered: it shows again next time
     }
   }
 
@@ -646,6 +1011,9 @@
     row(["draws", String(r.draws.count), pct(r.draws.rate),
       `${pct(r.draws.low)} – ${pct(r.draws.high)}`]);
     box.appendChild(table);
+    box.appendChild(rateChart([
+      ...r.roles.map((x) => ({ label: `${x.role} wins`, ...x })),
+      { label: "draws", draws: true, ...r.draws }]));
     box.appendChild(el("p", `length: mean ${r.length.mean.toFixed(1)}, min ${r.length.min}, ` +
       `max ${r.length.max} turns`));
     if (r.length.histogram.length) box.appendChild(histogram(r.length.histogram));
@@ -675,37 +1043,105 @@
     }
   }
 
-  // Game lengths as bars: one per bin, its height the number of games.
+  // Charts: inline SVG with axes, ticks and titles ---------------------------------------
+  function svgEl(tag, attrs, text) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function chart(cls, width, height, label) {
+    return svgEl("svg", { class: `chart ${cls}`, width, height, viewBox: `0 0 ${width} ${height}`,
+      role: "img", "aria-label": label });
+  }
+
+  // The x and y axes of a plot from (left, top) to (right, base), and the x axis's title
+  // under its labels.
+  function axes(svg, left, top, right, base, title) {
+    svg.appendChild(svgEl("line", { class: "axis-line x-axis", x1: left, y1: base, x2: right,
+      y2: base }));
+    svg.appendChild(svgEl("line", { class: "axis-line y-axis", x1: left, y1: top, x2: left,
+      y2: base }));
+    svg.appendChild(svgEl("text", { class: "axis-title", x: (left + right) / 2, y: base + 30,
+      "text-anchor": "middle" }, title));
+  }
+
+  // Whole numbers from 0 to `most` for an axis: at most five of them.
+  function ticks(most) {
+    const step = Math.max(1, Math.ceil(most / 4));
+    const out = [];
+    for (let v = 0; v <= most; v += step) out.push(v);
+    if (out[out.length - 1] < most) out.push(out[out.length - 1] + step);
+    return out;
+  }
+
+  // Game lengths: one bar per bin, its height the number of games; both axes labelled.
   function histogram(bins) {
-    const width = 360, height = 110, base = 90;
-    const svg = document.createElementNS(SVG_NS, "svg");
-    svg.setAttribute("class", "histogram");
-    svg.setAttribute("width", String(width));
-    svg.setAttribute("height", String(height));
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    const most = Math.max(...bins.map((b) => b.count), 1);
-    const w = width / bins.length;
+    const width = 400, height = 190, left = 44, right = 10, top = 10, bottom = 42;
+    const svg = chart("histogram", width, height, "histogram of game lengths");
+    const plotW = width - left - right, plotH = height - top - bottom, base = top + plotH;
+    const scale = ticks(Math.max(...bins.map((b) => b.count), 1));
+    const most = scale[scale.length - 1];
+    for (const v of scale) {
+      const y = base - plotH * v / most;
+      svg.appendChild(svgEl("line", { class: "axis-line tick", x1: left - 4, y1: y, x2: left,
+        y2: y }));
+      svg.appendChild(svgEl("text", { class: "axis y-label", x: left - 6, y: y + 3,
+        "text-anchor": "end" }, String(v)));
+    }
+    const w = plotW / bins.length;
+    const every = Math.ceil(bins.length / 8);  // at most eight labels under the bars
     bins.forEach((b, i) => {
-      const h = Math.round((base - 10) * b.count / most);
-      const bar = document.createElementNS(SVG_NS, "rect");
-      bar.setAttribute("class", "bar");
-      bar.setAttribute("x", String(i * w + 1));
-      bar.setAttribute("y", String(base - h));
-      bar.setAttribute("width", String(Math.max(1, w - 2)));
-      bar.setAttribute("height", String(h));
-      const title = document.createElementNS(SVG_NS, "title");
-      title.textContent = `${b.low === b.high ? b.low : `${b.low}–${b.high}`} turns: ` +
-        `${b.count} games`;
-      bar.appendChild(title);
+      const h = plotH * b.count / most;
+      const bar = svgEl("rect", { class: "bar", x: left + i * w + 1, y: base - h,
+        width: Math.max(1, w - 2), height: h });
+      bar.appendChild(svgEl("title", {}, `${b.low === b.high ? b.low : `${b.low}–${b.high}`} ` +
+        `turns: ${b.count} games`));
       svg.appendChild(bar);
-      const label = document.createElementNS(SVG_NS, "text");
-      label.setAttribute("class", "axis");
-      label.setAttribute("x", String(i * w + w / 2));
-      label.setAttribute("y", String(base + 12));
-      label.setAttribute("text-anchor", "middle");
-      label.textContent = String(b.low);
-      svg.appendChild(label);
+      if (i % every === 0) {
+        svg.appendChild(svgEl("text", { class: "axis x-label", x: left + i * w + w / 2,
+          y: base + 13, "text-anchor": "middle" }, String(b.low)));
+      }
     });
+    axes(svg, left, top, width - right, base, "game length (turns)");
+    svg.appendChild(svgEl("text", { class: "axis-title", x: 12, y: top + plotH / 2,
+      "text-anchor": "middle", transform: `rotate(-90 12 ${top + plotH / 2})` }, "games"));
+    return svg;
+  }
+
+  // Win rates by role (and draws): a bar for the rate, a line for its 95% interval.
+  function rateChart(rows) {
+    const rowH = 24, left = 90, right = 16, top = 8, bottom = 40, width = 400;
+    const height = top + rows.length * rowH + bottom;
+    const svg = chart("rates-chart", width, height, "win rates by role with 95% intervals");
+    const plotW = width - left - right, base = top + rows.length * rowH;
+    const x = (rate) => left + plotW * rate;
+    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+      svg.appendChild(svgEl("line", { class: "axis-line tick", x1: x(v), y1: base, x2: x(v),
+        y2: base + 4 }));
+      svg.appendChild(svgEl("text", { class: "axis x-label", x: x(v), y: base + 15,
+        "text-anchor": "middle" }, `${100 * v}%`));
+    }
+    rows.forEach((r, i) => {
+      const y = top + i * rowH;
+      svg.appendChild(svgEl("text", { class: "axis y-label", x: left - 6, y: y + rowH / 2 + 4,
+        "text-anchor": "end" }, r.label));
+      const bar = svgEl("rect", { class: `bar${r.draws ? " draws" : ""}`, x: left, y: y + 5,
+        width: Math.max(0.5, plotW * r.rate), height: rowH - 10 });
+      bar.appendChild(svgEl("title", {}, `${r.label}: ${pct(r.rate)} (95% interval ` +
+        `${pct(r.low)} – ${pct(r.high)})`));
+      svg.appendChild(bar);
+      const mid = y + rowH / 2;
+      svg.appendChild(svgEl("line", { class: "interval", x1: x(r.low), y1: mid, x2: x(r.high),
+        y2: mid }));
+      for (const end of [r.low, r.high]) {
+        svg.appendChild(svgEl("line", { class: "interval", x1: x(end), y1: mid - 5, x2: x(end),
+          y2: mid + 5 }));
+      }
+    });
+    axes(svg, left, top, width - right, base,
+      "share of games (bar) and its 95% interval (line)");
     return svg;
   }
 
@@ -716,6 +1152,11 @@
       if (target) clickSite(target.getAttribute("data-site"));
     });
     $("undo").addEventListener("click", () => action("/api/undo"));
+    $("new-game").addEventListener("click", newGame);
+    $("share").addEventListener("click", () => {
+      shareLink().catch((err) => say(err.message, "error"));
+    });
+    $("intro-close").addEventListener("click", closeIntro);
     $("pass").addEventListener("click", () => submit("pass"));
     $("swap").addEventListener("click", () => submit("swap"));
     $("move-form").addEventListener("submit", (event) => {
@@ -724,7 +1165,8 @@
       if (text) submit(text).then(() => { $("move-input").value = ""; });
     });
     $("game-select").addEventListener("change", () => {
-      openGame($("game-select").value).catch((err) => say(err.message, "error"));
+      const id = $("game-select").value;
+      if (id) openGame(id, false).catch((err) => say(err.message, "error"));
     });
     $("copy-position").addEventListener("click", copyPosition);
     $("load-position").addEventListener("click", () => {
@@ -760,11 +1202,13 @@
       renderGutter();
       scheduleCheck();
     });
+    $("share-link").addEventListener("focus", () => $("share-link").select());
     $("validate-form").addEventListener("submit", validate);
   }
 
   async function init() {
     bind();
+    showIntro();
     try {
       if (!token) await newSession();
       games = (await api("/api/games")).games;
@@ -775,14 +1219,16 @@
         o.textContent = `${g.title} (${g.file})`;
         select.appendChild(o);
       }
-      const wanted = decodeURIComponent(location.hash.slice(1));
+      const link = linkIn(location.hash.slice(1));
+      const wanted = link ? link.id : decodeURIComponent(location.hash.slice(1));
       const first = games.find((g) => g.id === wanted) || games[0];
       if (first) {
         try {
-          await openGame(first.id);
+          await openGame(first.id, !link);
         } catch (err) {  // an old token the server no longer knows: api() made a new one
-          if (!gameId) await openGame(first.id);
+          if (!gameId) await openGame(first.id, !link);
         }
+        if (link && link.game) await openLink(link);
       }
       document.body.dataset.ready = "yes";
     } catch (err) {
@@ -791,9 +1237,18 @@
   }
 
   window.addEventListener("hashchange", () => {
+    const link = linkIn(location.hash.slice(1));
+    if (link) {
+      const id = games.some((g) => g.id === link.id) ? link.id : gameId;
+      (async () => {
+        if (id && id !== gameId) await openGame(id, false);
+        if (link.game) await openLink(link);
+      })().catch((err) => say(err.message, "error"));
+      return;
+    }
     const id = decodeURIComponent(location.hash.slice(1));
     if (id && id !== gameId && games.some((g) => g.id === id)) {
-      openGame(id).catch((err) => say(err.message, "error"));
+      openGame(id, false).catch((err) => say(err.message, "error"));
     }
   });
 
