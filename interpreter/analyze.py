@@ -291,16 +291,19 @@ def agent_specs(spec: str, players: Sequence[str]) -> tuple[str, ...]:
 Runner = Callable[[list[GameTask]], Iterator[GameResult]]
 
 
-def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameResult]:
-    """The tasks' results in order: in this process (1 worker) or on local processes."""
+def run_local(tasks: list[Any], workers: int, play: Callable[[Any], Any] | None = None
+              ) -> Iterator[Any]:
+    """The tasks' results in order: in this process (1 worker) or on local processes. Each
+    task is done by `play` (default: play_game), a module-level function of the task alone."""
+    play = play or play_game
     if workers <= 1 or len(tasks) <= 1:
-        yield from map(play_game, tasks)
+        yield from map(play, tasks)
         return
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_worker_init)
     try:
         # Small chunks: the work stays balanced, and Ctrl-C waits for a few games at most.
         chunk = max(1, min(4, len(tasks) // (workers * 8)))
-        yield from pool.map(play_game, tasks, chunksize=chunk)
+        yield from pool.map(play, tasks, chunksize=chunk)
     except BaseException:  # Ctrl-C, or the consumer gave up: drop the games not started
         pool.shutdown(wait=False, cancel_futures=True)
         raise

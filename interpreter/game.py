@@ -25,6 +25,7 @@ from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, Star
 from stdlib.turns import Continuation
 
 if TYPE_CHECKING:
+    from interpreter.playouts import Playouts
     from interpreter.actions import ActionSpace
 
 
@@ -1100,6 +1101,13 @@ class Game:
             state.undo = made.undo
 
     # Random games --------------------------------------------------------------------------
+    def playouts(self, n: int, seed: int | None = None, workers: int = 1) -> Playouts:
+        """Play `n` random games (see interpreter/playouts.py): their winners, lengths and
+        end reasons, the same for the same seed whatever the number of workers."""
+        from interpreter.playouts import playouts
+
+        return playouts(self, n, seed, workers)
+
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
                 state: State | None = None, record: list[str] | None = None,
                 observe: Callable[[State, Sequence[Move]], None] | None = None
