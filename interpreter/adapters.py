@@ -67,8 +67,13 @@ def person(state: State, role: int) -> int:
     return role
 
 
+CHANCE = -1  # the player to move at a chance position (OpenSpiel's PlayerId.CHANCE)
+
+
 def player_to_move(state: State) -> int:
-    """The player (person) to move."""
+    """The player (person) to move; CHANCE at a chance position."""
+    if state.is_chance:
+        return CHANCE
     return person(state, state.to_move)
 
 

@@ -142,6 +142,8 @@ class RandomAgent:
         self.report: SearchReport | None = None
 
     def choose(self, state: State) -> Move:
+        if state.is_chance:
+            return state.game.draw(state, self.rng)
         return self.rng.choice(legal_moves(state))
 
 
@@ -158,6 +160,8 @@ class FlatMonteCarloAgent:
 
     def choose(self, state: State) -> Move:
         game = state.game
+        if state.is_chance:  # chance decides: nothing to think about
+            return game.draw(state, self.rng)
         moves = legal_moves(state)
         seat = seat_of(state, state.to_move)
         self.budget.begin()
@@ -188,7 +192,7 @@ class Node:
     every reply is settled, or the mover has a settled best score)."""
 
     __slots__ = ("state", "seat", "move", "parent", "children", "untried", "visits", "reward",
-                 "proven")
+                 "proven", "chance", "outcomes")
 
     def __init__(self, state: State, seat: int, move: Move | None, parent: Node | None,
                  rng: random.Random) -> None:
@@ -197,11 +201,16 @@ class Node:
         self.move = move
         self.parent = parent
         self.children: list[Node] = []
-        self.untried = state.legal_moves()
+        # At a chance position the search samples outcomes by their probabilities (each
+        # becomes a child when first drawn) instead of choosing among them.
+        self.chance = state.is_chance
+        self.outcomes: dict[str, Node] = {}  # a chance node's children, by outcome
+        self.untried = [] if self.chance else state.legal_moves()
         rng.shuffle(self.untried)  # expanded in a random (seeded) order, from the end
         self.visits = 0
         self.reward = 0.0
-        self.proven: list[float] | None = None if self.untried else scores(state)
+        self.proven: list[float] | None = \
+            None if self.untried or self.chance else scores(state)
 
     @property
     def to_move(self) -> int:
@@ -213,7 +222,7 @@ class Node:
         every move is expanded and proven lost. (Draws are proven only where the game ends, so
         that the search keeps looking for the opponent's mistakes.) True if this call proved
         it."""
-        if self.proven is not None:
+        if self.proven is not None or self.chance:  # (chance is not settled by proofs)
             return False
         m = self.to_move
         proven = [c.proven for c in self.children if c.proven is not None]
@@ -246,6 +255,8 @@ class MCTSAgent:
 
     def choose(self, state: State) -> Move:
         game = state.game
+        if state.is_chance:  # chance decides: nothing to think about
+            return game.draw(state, self.rng)
         self.budget.begin()
         moves = legal_moves(state)
         if len(moves) == 1:
@@ -274,9 +285,15 @@ class MCTSAgent:
 
     def _iterate(self, game: Game, root: Node) -> None:
         node = root
+        expanded = False
         while node.proven is None and not node.untried:  # selection
-            node = self._select(node)
-        if node.proven is None:  # expansion, then simulation
+            if node.chance:  # an outcome drawn by its probability
+                node, expanded = self._draw(game, node)
+                if expanded:
+                    break
+            else:
+                node = self._select(node)
+        if node.proven is None and not expanded:  # expansion, then simulation
             move = node.untried.pop()
             child = Node(game.apply(node.state, move), node.to_move, move, node, self.rng)
             node.children.append(child)
@@ -296,6 +313,19 @@ class MCTSAgent:
             up = node.parent
             while up is not None and up.settle():
                 up = up.parent
+
+    def _draw(self, game: Game, node: Node) -> tuple[Node, bool]:
+        """A chance node's child for an outcome drawn by its probability, and whether it was
+        made just now (no seat moved into it: its visits credit nobody)."""
+        move = game.draw(node.state, self.rng)
+        key = str(move)
+        child = node.outcomes.get(key)
+        if child is not None:
+            return child, False
+        child = node.outcomes[key] = Node(game.apply(node.state, move), -1, move, node,
+                                          self.rng)
+        node.children.append(child)
+        return child, True
 
     def _select(self, node: Node) -> Node:
         log_n = math.log(node.visits)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import random
 import signal
 import sys
 from collections import Counter
@@ -137,6 +138,7 @@ def play_game(task: GameTask) -> GameResult:
         game = _built(task.text, task.source, task.options)
         agents = [make_agent(spec, game_seed(task.seed, r))
                   for r, spec in enumerate(task.agents)]
+        chance = random.Random(game_seed(task.seed, len(task.agents)))  # the dice
         bound = task.max_plies if task.max_plies is not None else 20 * len(game.sites)
         state = game.initial_state()
         plies = branching = 0
@@ -148,7 +150,7 @@ def play_game(task: GameTask) -> GameResult:
             if not moves:
                 break
             seat = 1 - state.to_move if two and state.swapped else state.to_move
-            move = agents[seat].choose(state)
+            move = game.draw(state, chance) if state.is_chance else agents[seat].choose(state)
             branching += len(moves)
             kinds[move.kind] += 1
             turns.decided(state, moves)

@@ -78,7 +78,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise GameError(f"--ai {spec!r}: {exc}") from None
     if args.record is None:
-        return run(game, agents)
+        return run(game, agents, seed=args.seed)
     history, moves = _resume(game, args.record)
     if moves:
         print(f"resuming the {len(moves)} moves in {args.record}")
@@ -87,7 +87,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise GameError(f"--record {args.record}: cannot write it: {exc.strerror or exc}") \
             from None
-    return run(game, agents, recorder=recorder, history=history, moves=moves)
+    return run(game, agents, recorder=recorder, history=history, moves=moves, seed=args.seed)
 
 
 def _resume(game: Game, path: str) -> tuple[list[State] | None, list[str]]:

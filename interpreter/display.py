@@ -54,7 +54,11 @@ def _status(game: Game, state: State) -> str:
         if state.winner is None:
             return f"Game over: a draw ({state.reason})."
         return f"Game over: {state.winner} wins ({state.reason})."
+    if state.is_chance:
+        return f"{game.players[state.to_move]} to roll."
     extra = []
+    if state.dice:
+        extra.append(f"dice {' '.join(str(v) for v in state.dice)}")
     if state.step:
         extra.append(f"decision {decision_number(game, state)} of this turn")
     if state.swapped:

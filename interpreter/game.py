@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -20,13 +22,13 @@ from stdlib.history import board_hash, situation
 from stdlib.movekinds import Refused, kind_of, move_kinds
 from stdlib.parts import mark, parts_of
 from stdlib.runtime import EMPTY, Chain, Ctx, Env, Move, Placements, every_move, moves_a_piece
-from stdlib.steps import MoveScreen, Step, as_step
+from stdlib.steps import ChanceDecision, MoveScreen, Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 from stdlib.turns import Continuation
 
 if TYPE_CHECKING:
-    from interpreter.playouts import Playouts
     from interpreter.actions import ActionSpace
+    from interpreter.playouts import Playouts
 
 
 @dataclass(frozen=True)
@@ -44,14 +46,15 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "log", "_moves", "_numbered", "_empty")
+                 "dice", "log", "_moves", "_numbered", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
                  last: tuple[int, ...] | None = None, turn: int = 0,
                  turn_all_pass: bool = True, hands: tuple[int, ...] = (),
                  memory: tuple[Any, ...] = (), phase: int = 0, last_to: int = -1,
-                 last_from: int = -1, scores: tuple[int, ...] = ()) -> None:
+                 last_from: int = -1, scores: tuple[int, ...] = (),
+                 dice: tuple[int, ...] = ()) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -75,6 +78,7 @@ class State:
         # of the boards after each turn so far (the start's first), and the same as a set.
         self.zhash = 0
         self.scores = scores  # per role, in games that keep scores; () otherwise
+        self.dice = dice  # the dice rolled and not yet used, in games with dice
         self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
         self.captures = 0  # pieces of other roles the turn (so far, or just played) took
         self.history: list[int] | None = None
@@ -106,8 +110,20 @@ class State:
     # The contract -------------------------------------------------------------------------
     @property
     def mover(self) -> str | None:
-        """The role to move; None once the game is over."""
-        return None if self.result is not None else self.game.players[self.to_move]
+        """The role to move; None once the game is over, and where chance moves next."""
+        if self.result is not None or self.game._chance[self.phase][self.step]:
+            return None
+        return self.game.players[self.to_move]
+
+    @property
+    def is_chance(self) -> bool:
+        """Is the next decision chance's (a roll of dice), not a player's?"""
+        return self.result is None and self.game._chance[self.phase][self.step]
+
+    def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
+        """At a chance position, each outcome (a move) with its exact probability; they sum
+        to 1. Empty elsewhere."""
+        return self.game.chance_outcomes(self)
 
     @property
     def is_over(self) -> bool:
@@ -199,17 +215,23 @@ NO_MARKS: frozenset[str] = frozenset()  # no step has marked anything
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
              "turn", "turn_all_pass", "hands", "memory", "phase", "last_to", "last_from",
-             "zhash", "scores", "before", "quiet", "captures", "_moves")
+             "zhash", "scores", "before", "quiet", "captures", "dice", "_moves")
 
 
-@dataclass(frozen=True)
+_snapshot = operator.attrgetter(*_SNAPSHOT)
+
+
 class Unmake:
     """What Game.unmake needs to take back a move made by Game.make."""
 
-    saved: tuple[Any, ...]
-    log: list[tuple[int, int]]  # (site, old value) of each change, in order
-    undo: dict[int, int] | None
-    length: int  # the history's length before the move
+    __slots__ = ("saved", "log", "undo", "length")
+
+    def __init__(self, saved: tuple[Any, ...], log: list[tuple[int, int]],
+                 undo: dict[int, int] | None, length: int) -> None:
+        self.saved = saved  # the values of the state's _SNAPSHOT slots
+        self.log = log  # (site, old value) of each change, in order
+        self.undo = undo
+        self.length = length  # the history's length before the move
 
 
 def _all_of(tests: list[Callable[[Move], bool]]) -> Callable[[Move], bool]:
@@ -248,7 +270,7 @@ class TurnInProgress:
     move (`trying`), the board may be any, and `undo` puts back everything changed."""
 
     __slots__ = ("game", "state", "board", "mover", "trying", "changed", "taken", "marks",
-                 "again_", "refused", "hands", "_log", "_scores", "_zhash")
+                 "again_", "refused", "hands", "_log", "_scores", "_dice", "_zhash")
 
     def __init__(self, game: Game, state: State | None, board: list[int], mover: int, *,
                  trying: bool) -> None:
@@ -266,6 +288,7 @@ class TurnInProgress:
         self.hands: tuple[int, ...] | None = state.hands if state is not None else None
         self._log: list[tuple[int, int]] = []  # when trying: (site, old value), in order
         self._scores = state.scores if state is not None else ()
+        self._dice = state.dice if state is not None else ()
         # When trying on the position's own board: its hash, kept up to date meanwhile.
         self._zhash = state.zhash if state is not None and board is state.board else None
 
@@ -323,6 +346,17 @@ class TurnInProgress:
         if self.refused is None:
             self.refused = reason
 
+    def set_dice(self, values: tuple[int, ...]) -> None:
+        if self.state is not None:
+            self.state.dice = values
+
+    def use_die(self, value: int) -> None:
+        state = self.state
+        if state is not None and value in state.dice:
+            dice = list(state.dice)
+            dice.remove(value)
+            state.dice = tuple(dice)
+
     def undo(self) -> None:
         """Put back everything a tried move changed."""
         board = self.board
@@ -332,6 +366,7 @@ class TurnInProgress:
         state = self.state
         if state is not None:
             state.scores = self._scores
+            state.dice = self._dice
             if self._zhash is not None:
                 state.zhash = self._zhash
 
@@ -396,7 +431,13 @@ class Game:
         # Per phase and step: is it the turn's last decision, with nothing after it, in a game
         # that keeps nothing about the turn beyond the board? (_advance makes those short.)
         env = self.env
-        keeps = env.uses_quiet or env.uses_taken or env.uses_last or bool(env.memories)
+        keeps = env.uses_quiet or env.uses_taken or env.uses_last or bool(env.memories) \
+            or env.uses_dice
+        # Per phase and step: is the decision chance's (stdlib.steps.ChanceDecision)?
+        self._chance: list[list[bool]] = [
+            [is_decision and isinstance(fn, ChanceDecision) for is_decision, fn in steps]
+            for steps in self.turns]
+        self.has_chance = any(any(row) for row in self._chance)
         self._plain: list[list[bool]] = [
             [not keeps and is_decision and i == len(steps) - 1
              and self._continuation[p][i] is False for i, (is_decision, _) in enumerate(steps)]
@@ -516,6 +557,8 @@ class Game:
             state.tried += 1
         try:
             turn.change(move.changes)
+            for action in move.actions:
+                action.apply(turn)
             for step in after:
                 trial.last = tuple(turn.changed)
                 trial.taken = turn.taken
@@ -823,6 +866,25 @@ class Game:
             return swapped
         return self._advance(self._successor(state), move)
 
+    def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
+        """At a chance position, each outcome with its probability (see State)."""
+        if not state.is_chance:
+            return []
+        decision = self.turns[state.phase][state.step][1]
+        ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+        ctx.last = state.last
+        return decision.outcomes(ctx)  # type: ignore[no-any-return]
+
+    def draw(self, state: State, rng: random.Random) -> Move:
+        """A chance outcome drawn with its probability (one number from `rng`)."""
+        outcomes = self.chance_outcomes(state)
+        point = rng.random() * float(sum(p for _, p in outcomes))
+        for move, probability in outcomes:
+            point -= float(probability)
+            if point < 0:
+                return move
+        return outcomes[-1][0]
+
     def _successor(self, state: State) -> State:
         """A copy of `state` that `_advance` may change: everything a move changes in place is
         copied (the board, the empty sites, the kept verdicts and the trackers' data)."""
@@ -831,7 +893,7 @@ class Game:
                     turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
                     memory=state.memory, phase=state.phase, pie_open=state.pie_open,
                     last_to=state.last_to, last_from=state.last_from,
-                    scores=state.scores)
+                    scores=state.scores, dice=state.dice)
         new.result, new.reason = state.result, state.reason
         new.quiet = state.quiet
         new.captures = state.captures
@@ -872,13 +934,19 @@ class Game:
         steps = self.turns[state.phase]
         last_step = len(steps) - 1
         env = self.env
+        # A chance outcome's sites are the values drawn: it puts nothing on a site.
+        sited = not self._chance[state.phase][state.step]
         resets = env.uses_quiet and moves_a_piece(move.kind) and \
             board[move.sites[0]] in env.quiet_resets
         # Pieces of other roles the decision takes (counted where a rule asks).
         taken = self._captures(board, move.changes, mover) \
             if env.uses_taken or env.uses_quiet else 0
         self._make(state, move.changes)
-        if self.env.uses_last and move.kind != "pass":
+        if move.actions:  # the move's other actions (set the dice, use a die...)
+            acting = self._applying.start(state, mover)
+            for action in move.actions:
+                action.apply(acting)
+        if self.env.uses_last and move.kind != "pass" and sited:
             state.last_to = move.sites[-1] if move.sites else -1
             state.last_from = move.sites[0] if moves_a_piece(move.kind) else -1
         step = state.step + 1
@@ -890,7 +958,7 @@ class Game:
         turn = None  # the automatic steps' actions, when the decision has any
         marks: set[str] | frozenset[str] = NO_MARKS
         if step <= last_step and not steps[step][0]:
-            effects = self._effects_ctx(state, move, mover, ctx)
+            effects = self._effects_ctx(state, move, mover, ctx, sited)
             turn = self._applying.start(state, mover)
             changed = move.changed
             turn.changed = list(changed)
@@ -925,7 +993,8 @@ class Game:
             condition = self._continuation[state.phase][step]
             if condition is False or self._continues(
                     state, steps[step][1], condition,
-                    effects or self._effects_ctx(state, move, mover), taken, marks):
+                    effects or self._effects_ctx(state, move, mover, None, sited), taken,
+                    marks):
                 state.step = step
                 return state
         return self._end_turn(state, mover, turn is not None and turn.again_, ctx)
@@ -937,6 +1006,8 @@ class Game:
         roles = self.roles
         state.to_move = mover if again else (mover + 1) % roles
         state.step = 0
+        if state.dice:  # dice not used by the end of the turn are lost
+            state.dice = ()
         state.passes = state.passes + 1 if state.turn_all_pass else 0
         state.turn_all_pass = True
         state.turn += 1
@@ -981,17 +1052,18 @@ class Game:
                 taken += 1
         return taken
 
-    def _effects_ctx(self, state: State, move: Move, mover: int, ctx: Ctx | None = None
-                     ) -> Ctx:
+    def _effects_ctx(self, state: State, move: Move, mover: int, ctx: Ctx | None = None,
+                     sited: bool = True) -> Ctx:
         """The context a turn's automatic steps are judged in, after the decision `move`
-        (`ctx`, if given, is one made for this state, used again: the fast path's)."""
+        (`ctx`, if given, is one made for this state, used again: the fast path's; `sited`:
+        the move's sites are sites, not the values a chance outcome drew)."""
         if ctx is not None and ctx.state is state and ctx.board is state.board:
             effects = ctx
             effects.mover = mover
         else:
             effects = Ctx(state.board, mover, state, self.env, self.owner)
-        effects.to = move.sites[-1] if move.sites else -1
-        effects.frm = move.sites[0] if moves_a_piece(move.kind) else -1
+        effects.to = move.sites[-1] if sited and move.sites else -1
+        effects.frm = move.sites[0] if sited and moves_a_piece(move.kind) else -1
         return effects
 
     def _continues(self, state: State, moves: Callable[[Ctx], Any], condition: Any,
@@ -1058,7 +1130,7 @@ class Game:
         taken to be one of the state's legal moves."""
         if isinstance(move, str):
             move = self.find(state, move)
-        saved = tuple([getattr(state, slot) for slot in _SNAPSHOT])
+        saved = _snapshot(state)
         undo = dict(state.undo) if state.history is not None else None
         length = len(state.history) if state.history is not None else 0
         outer, state.log = state.log, []
@@ -1119,13 +1191,14 @@ class Game:
         place afterwards: read what you need then).
 
         The moves chosen are exactly those of `rng.choice(state.legal_moves())` at each
-        step, so a seed gives the same game either way; this loop is faster because it never
-        makes the Moves it does not play."""
+        step (and at a chance position, `game.draw(state, rng)`), so a seed gives the same game
+        either way; this loop is faster because it never makes the Moves it does not play."""
         rng = rng or random.Random()
         # One position of its own, changed move by move (apply would copy it every time).
         state = self._successor(state) if state is not None else self.initial_state()
         bound = max_plies if max_plies is not None else 20 * len(self.sites)
         plies = 0
+        chance = self.has_chance
         ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
         while state.result is None and plies < bound:
             # The same choices as random.choice(state.legal_moves()), without making a Move
@@ -1135,7 +1208,10 @@ class Game:
                 break
             if observe is not None:
                 observe(state, moves)
-            move = rng.choice(moves)
+            if chance and self._chance[state.phase][state.step]:
+                move = self.draw(state, rng)
+            else:
+                move = rng.choice(moves)
             if record is not None:
                 record.append(str(move))
             if move.kind == "swap":

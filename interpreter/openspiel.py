@@ -15,7 +15,9 @@ true/false or text, which may not contain spaces, commas or parentheses).
 `pyspiel.load_game("ludeme", {"path": ..., "options": ...})` and `pyspiel.load_game(str(game))`
 give the same game.
 
-The game is sequential, deterministic, with perfect information, zero-sum and rewarded at the
+The game is sequential, with perfect information (and explicit chance nodes when the game
+file rolls dice: `current_player()` is CHANCE there, `chance_outcomes()` the outcomes' actions
+with their probabilities), zero-sum and rewarded at the
 end; players are people, the episode ends as `interpreter.adapters` says (a stuck position or
 more than `max_game_length` actions: a draw), returns are +1 / -1 / 0 (more than two players:
 +1 to the winner, -1/(n-1) to each other). Actions are those of `interpreter.actions`, their
@@ -57,12 +59,14 @@ MAX_PLAYERS = 16  # the most roles a game may have here (OpenSpiel asks for a bo
 Key = tuple[str, tuple[tuple[str, object], ...]]
 
 
-def _game_type() -> pyspiel.GameType:
+def _game_type(chance: bool = False) -> pyspiel.GameType:
+    """The game type registered (deterministic), or that of a game file with dice."""
+    mode = pyspiel.GameType.ChanceMode
     spec: dict[str, Any] = dict(
         short_name=SHORT_NAME,
         long_name="Ludeme game file",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if chance else mode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -81,6 +85,7 @@ def _game_type() -> pyspiel.GameType:
 
 
 GAME_TYPE = _game_type()
+CHANCE_GAME_TYPE = _game_type(chance=True)
 
 
 # Compiled games, shared by every wrapper ------------------------------------------------------
@@ -154,15 +159,16 @@ class LudemeGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         entry = _entry_of(params)
         game = entry.game
+        # Chance outcomes are numbered in the same action table as the players' moves.
         info = pyspiel.GameInfo(
             num_distinct_actions=entry.space.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=entry.space.size if game.has_chance else 0,
             num_players=len(game.players),
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=entry.max_length)
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(CHANCE_GAME_TYPE if game.has_chance else GAME_TYPE, info, params)
         self.ludeme = entry
         self.path = str(params.get("path", ""))
         self.options = str(params.get("options", ""))
@@ -288,6 +294,14 @@ class LudemeState(pyspiel.State):  # type: ignore[misc]
         if self.line.ended or player != player_to_move(self.line.state):
             return []
         return self.line.entry.space.legal_actions(self.line.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, each outcome's action with its probability."""
+        state = self.line.state
+        if self.line.ended or not state.is_chance:
+            return []
+        space = self.line.entry.space
+        return sorted((space.encode(move), float(p)) for move, p in state.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
         self.line.then(int(action))

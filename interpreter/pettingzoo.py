@@ -26,6 +26,7 @@ position text.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode {render_mode!r}: one of human, ansi, or None")
         self.render_mode = render_mode
         self.game = game
+        self.rng = random.Random()
         self.space = action_space(game)
         self.observer = Observer(game)
         self.max_length = max_length(game)
@@ -79,8 +81,11 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game (the game has no randomness: `seed` and `options` change nothing)."""
-        self.position = self.game.initial_state()
+        """Start a new game. In a game with dice, the environment rolls them (inside `reset`
+        and `step`, so an agent is only ever asked for its own moves); `seed` seeds the rolls.
+        `options` change nothing."""
+        self.rng = random.Random(seed)
+        self.position = self._roll(self.game.initial_state())
         self.plies = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -110,13 +115,20 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.position = self.position.apply_action(int(action))
+        self.position = self._roll(self.position.apply_action(int(action)))
         self.plies += 1
         self.agent_selection = self.possible_agents[player_to_move(self.position)]
         self._settle()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _roll(self, state: State) -> State:
+        """The position after chance's decisions, if it is chance's turn: each outcome drawn
+        with its probability."""
+        while state.is_chance:
+            state = self.game.apply(state, self.game.draw(state, self.rng))
+        return state
 
     def _over(self) -> bool:
         return self.position.is_over or is_stuck(self.position) or self.plies >= self.max_length

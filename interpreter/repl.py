@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cmd
+import random
 import sys
 import time
 from pathlib import Path
@@ -22,16 +23,18 @@ class Repl(cmd.Cmd):
     def __init__(self, game: Game, agents: dict[str, Agent] | None = None,
                  stdin: IO[str] | None = None, stdout: IO[str] | None = None, *,
                  recorder: RecordWriter | None = None, history: list[State] | None = None,
-                 moves: list[str] | None = None) -> None:
+                 moves: list[str] | None = None, seed: int | None = None) -> None:
         """`agents` maps a role to the agent playing the person who starts with that role
         (after a pie swap, that person holds the other role). `recorder` keeps a record file
         up to date; `history` and `moves` resume a game (states from the initial one, and
-        the moves between them)."""
+        the moves between them). In a game with dice, the REPL rolls them (`seed` makes the
+        rolls reproducible)."""
         super().__init__(stdin=stdin, stdout=stdout)
         if stdin is not None:
             self.use_rawinput = False
         self.game = game
         self.agents = agents or {}
+        self.rng = random.Random(seed)  # the dice
         self.recorder = recorder
         self.history: list[State] = history or [game.initial_state()]
         self.moves: list[str] = moves or []
@@ -75,8 +78,23 @@ class Repl(cmd.Cmd):
         if self.recorder is not None:
             self.recorder.append(move, state)
 
+    def roll(self) -> None:
+        """Chance's decision (a roll of the dice), drawn with its probability and shown."""
+        state = self.state
+        move = self.game.draw(state, self.rng)
+        self.say(f"{self.game.players[state.to_move]} rolls: {move}")
+        self.push(str(move), self.game.apply(state, move))
+        self.show()
+
     def run_agents(self) -> None:
-        while (agent := self.agent_to_move()) is not None:
+        """Play what is not the person's to play: chance's rolls, and the computer's moves."""
+        while True:
+            if self.state.is_chance:
+                self.roll()
+                continue
+            agent = self.agent_to_move()
+            if agent is None:
+                return
             if not self.state.legal_moves():
                 self.say(f"{self.state.mover} has no legal move.")
                 return
@@ -148,8 +166,9 @@ class Repl(cmd.Cmd):
             self.say("nothing to undo")
             return
         self.history.pop()
-        while len(self.history) > 1 and self.agent_to_move() is not None:
-            self.history.pop()
+        while len(self.history) > 1 and (self.agent_to_move() is not None
+                                         or self.state.is_chance):
+            self.history.pop()  # the computer's moves, and the rolls before them
         del self.moves[len(self.history) - 1:]
         if self.recorder is not None:
             self.recorder.rewrite(self.moves)
@@ -235,9 +254,9 @@ class Repl(cmd.Cmd):
 
 def run(game: Game, agents: dict[str, Agent] | None = None, *,
         recorder: RecordWriter | None = None, history: list[State] | None = None,
-        moves: list[str] | None = None) -> int:
+        moves: list[str] | None = None, seed: int | None = None) -> int:
     repl = Repl(game, agents, stdin=None if sys.stdin.isatty() else sys.stdin,
-                recorder=recorder, history=history, moves=moves)
+                recorder=recorder, history=history, moves=moves, seed=seed)
     try:
         repl.cmdloop()
     except KeyboardInterrupt:

@@ -27,16 +27,20 @@ class Move:
     `kind` and `sites` identify the move (and give its notation); `kind` names an entry of the
     registry of move kinds (stdlib/movekinds.py: notation, integer actions, refusals...).
     `changes` are the (site, new board value) pairs it makes, captures included. Two moves are
-    equal when their notation is."""
+    equal when their notation is. (A chance outcome changes no site: its `sites` are the
+    values rolled, which its notation writes.)"""
 
-    __slots__ = ("kind", "sites", "changes", "names", "_changed", "code")
+    __slots__ = ("kind", "sites", "changes", "names", "actions", "_changed", "code")
 
     def __init__(self, kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
-                 names: tuple[str, ...]) -> None:
+                 names: tuple[str, ...], actions: tuple[Any, ...] = ()) -> None:
         self.kind = kind
         self.sites = sites
         self.changes = changes
         self.names = names
+        # Primitive actions besides the site changes (stdlib.steps.Action: setting the dice,
+        # using a die...), applied in order after them.
+        self.actions = actions
         self._changed: tuple[int, ...] | None = None
         # The move's integer action, once its game's action space has numbered it (a move
         # belongs to one game; see interpreter/actions.py).
@@ -299,6 +303,8 @@ class Env:
     uses_turns: bool = False
     # Does a condition ask whether pieces were captured ((captured))? Turns then count them.
     uses_taken: bool = False
+    # Are there dice ((roll ...))? Turns then keep the dice rolled and not yet used.
+    uses_dice: bool = False
     # Does the game count decisions without a capture ((moves-without-capture))? A move of a
     # piece of one of `quiet_resets` starts the count again too; with `fen_counters` (chess's
     # (halfmove-clock ...)) position text writes it as FEN does (see statefields.MoveCounters).

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import ClassVar, Protocol
 
 from stdlib.runtime import Ctx, Move
@@ -45,6 +46,37 @@ class Turn(Protocol):
 
     def refuse(self, reason: str) -> None:
         """The decision this step follows is not a legal move, for `reason`."""
+
+    def set_dice(self, values: tuple[int, ...]) -> None:
+        """The dice rolled and not yet used are now `values` (what a roll sets)."""
+
+    def use_die(self, value: int) -> None:
+        """One die showing `value` is used up."""
+
+
+class Action(ABC):
+    """One primitive action a move carries besides its site changes (`Move.actions`), applied
+    by the engine through the turn when the move is made, and undone with it: e.g. setting
+    the dice a roll gave, or using a die."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def apply(self, turn: Turn) -> None:
+        """Do the action, through `turn`."""
+
+
+class ChanceDecision(ABC):
+    """A decision made by chance, not by a player (a roll of dice): the position before it is
+    a chance position (`state.is_chance`, no mover). Its moves are the possible outcomes, each
+    with its exact probability; they sum to 1."""
+
+    @abstractmethod
+    def outcomes(self, ctx: Ctx) -> list[tuple[Move, Fraction]]:
+        """Each outcome, as a move, with its probability."""
+
+    def __call__(self, ctx: Ctx) -> list[Move]:
+        return [move for move, _ in self.outcomes(ctx)]
 
 
 class Step(ABC):

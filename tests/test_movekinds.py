@@ -98,6 +98,7 @@ SAMPLES: dict[str, list[tuple[int, ...]]] = {
     "sites": [(0, 2), (1, 4, 7), (5,)],
     "exchange": [(0, 1), (2, 7)],
     "promotion": [(0, 1), (7, 6)],
+    "roll": [(3,), (1, 6), (2, 2, 5)],  # a chance outcome: the values rolled
 }
 
 
