@@ -29,7 +29,8 @@
 
   // The server ----------------------------------------------------------------------------
   async function api(path, body) {
-    const init = { method: body === undefined ? "GET" : "POST", headers: {} };
+    // X-Ludeme: the server serves state-changing requests to this page only (no form can send it)
+    const init = { method: body === undefined ? "GET" : "POST", headers: { "X-Ludeme": "1" } };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
