@@ -5,6 +5,7 @@ one server safe for several users. Skipped where the web extra is not installed.
 from __future__ import annotations
 
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,13 +37,15 @@ FILES = [GAMES / n for n in ("tictactoe.game", "hex.game", "mattock.game", "amaz
 TTT = (GAMES / "tictactoe.game").read_text(encoding="utf-8")
 # Tic-Tac-Toe without its draw rule, and with a win no 3 x 3 board allows: games get stuck
 # on a full board, and the five-in-a-row rule never fires.
+# What the page's requests carry (see interpreter/web/origin.py).
+PAGE = {"X-Ludeme": "1"}
 STUCK = TTT.replace("(if (full) (draw))", "(if (line 5) (win Next))")
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     app = create_app(load_files(FILES), Limits(workers=2))
-    with TestClient(app) as c:
+    with TestClient(app, headers=PAGE) as c:
         yield c
 
 
@@ -356,8 +359,8 @@ def test_a_text_that_compiles_slowly_is_refused() -> None:
            '  (play (place (sites Empty) unless:(forms ("Crosscut"))))\n'
            '  (end (if (line 5) (win Mover))))')
     pool = WorkerPool(1)
-    app = create_app(load_files(FILES[:1]), Limits(check_seconds=0.05), pool=pool)
-    with TestClient(app) as c:
+    app = create_app(load_files(FILES[:1]), Limits(check_seconds=0.3), pool=pool)
+    with TestClient(app, headers=PAGE) as c:
         tab = Tab(c)
         tab.open("tictactoe")  # a quick one passes (and the worker is started)
         data = tab.post("/api/check", text=big)
@@ -418,3 +421,50 @@ def test_moves_of_every_kind_are_clicked_on_their_sites() -> None:
         state = state.play(move)
     taking = [clickable(m, morris.sites) for m in state.play("g7").legal_moves()]
     assert {"n": "a1", "k": "place", "s": ["a1"]} in taking
+
+
+def test_state_changing_requests_come_only_from_the_page(client: TestClient) -> None:
+    """Another site's page cannot create sessions or play (a form cannot send X-Ludeme, and
+    the browser names the other origin); the page's own requests are served."""
+    r = client.post("/api/session", json={}, headers={"X-Ludeme": "1"})
+    assert r.status_code == 200
+    token = r.json()["token"]
+    for headers in ({"X-Ludeme": "0"},  # a form, or a script of another site without consent
+                    {"Origin": "http://127.0.0.1:9999"},
+                    {"Origin": "http://evil.example"},
+                    {"Sec-Fetch-Site": "cross-site"}):
+        other = TestClient(client.app, headers=headers)  # refused before the app: no lifespan
+        r = other.post("/api/session", json={})
+        error = r.json()["error"]
+        assert r.status_code == 403 and ("refused" in error or "X-Ludeme" in error), error
+        r = other.post("/api/open", json={"id": "tictactoe"}, headers={"X-Session": token})
+        assert r.status_code == 403
+    page = {"X-Ludeme": "1", "Origin": "http://testserver", "Sec-Fetch-Site": "same-origin",
+            "X-Session": token}
+    r = client.post("/api/open", json={"id": "tictactoe"}, headers=page)
+    assert r.status_code == 200 and r.json()["view"]["name"] == "Tic-Tac-Toe"
+    assert client.get("/api/games", headers={"X-Ludeme": "0"}).status_code == 200  # a read
+
+
+def test_json_of_any_depth_gets_a_400_with_a_message(client: TestClient, tab: Tab) -> None:
+    for body in ("[" * 100_000, '{"a":' * 50_000, "[" * 10_000 + "]" * 10_000):
+        r = client.post("/api/play", content=body, headers=tab.headers)
+        assert r.status_code == 400 and "JSON" in r.json()["error"], body[:20]
+
+
+def test_validation_keeps_to_its_time() -> None:
+    """A validation with a budget of 2 s answers within it, even when one random game alone
+    takes longer (here, 12 s): the games stop between two decisions."""
+    flood = ('(game "Flood" (players {(player "A") (player "B")}) (board (square 16))\n'
+             '  (play (place (sites Empty) if:(reachable {(link (sight Adjacent) '
+             'if:(is Empty To))} from:(sites Empty) to:(sites Side N))))\n'
+             '  (end (if (line 5) (win Mover))))')
+    app = create_app(load_files(FILES[:1]), Limits(playout_seconds=2.0, workers=1))
+    with TestClient(app, headers=PAGE) as c:
+        tab = Tab(c)
+        tab.open("tictactoe")
+        began = time.perf_counter()
+        report = tab.post("/api/validate", text=flood, n=10)["report"]
+        elapsed = time.perf_counter() - began
+    assert elapsed < 2.3
+    assert report["stopped_early"] and report["games"] == 0 and report["seconds"] < 2.0

@@ -3,10 +3,12 @@
 `ludeme serve [FILE...]` starts it (see `serve_command`). The pieces:
 
 - `server` — the Starlette application: the page, its static files and a small JSON API;
-- `sessions` — one game in play per browser tab, keyed by a random token, bounded in number;
-- `worker` — a pool of worker processes that check game texts, play random games and run the
-  computer's searches, each under a deadline (a runaway task is killed, not waited for);
-- `tasks` — what the workers run;
+- `origin` — same origin only: the API's POSTs are served to the playground's page alone;
+- `sessions` — one game in play per browser tab, as plain data, bounded in number and size;
+- `worker` — a pool of worker processes that do all the work on games, each task under a
+  deadline and each worker under a memory cap (a runaway task is killed, not waited for);
+- `gamework`, `tasks`, `views` — what the workers run: a session's game, checking a text and
+  random games, what the page draws of a position;
 - `static/` — the page: one HTML file, one hand-written JavaScript file, one CSS file.
 
 Only `server` needs Starlette (and uvicorn to serve); the rest is plain Python.

@@ -5,21 +5,29 @@ Safety, in a few rules:
 - A game text is data: it is parsed and compiled by the interpreter, never run as code; the
   page's script, style and page are the only files served (no path from a request ever reaches
   the file system), and the game files listed at start-up are read then, once.
-- Every request body is limited in size; a game text in length. Compiling a text, playing
-  random games and the computer's searches run in worker processes under deadlines (see
-  `worker`), and random games are limited in number and time.
+- This process never compiles a game nor works on a position: everything that depends on a
+  game text or a position (checking, starting, playing, drawing, undoing, replaying a record,
+  random games, the computer's move) runs in worker processes (see `worker`, `gamework`), each
+  task under a deadline (`Limits`) and each worker under a memory cap; a task past either is
+  stopped and the user told so. The event loop only waits; each session runs one such task at
+  a time, so one tab cannot stall another.
+- Memory is bounded: every request body is limited in size, a game text in length; sessions
+  are plain data bounded in number and size (see `sessions`), answers are passed on, not kept.
 - Each browser tab has its own session, named by a random token it sends in the `X-Session`
-  header (a header, so another site's page cannot send it); sessions are bounded in number.
+  header; sessions are bounded in number.
+- Same origin only: every POST must carry `X-Ludeme: 1`, which no other site's page can make
+  a browser send, and must not come from another origin (see `origin`).
 - Bound to the loopback interface, the server answers only requests addressed to it by that
   name (`localhost`, `127.0.0.1`), which defeats DNS rebinding.
 
 API: every endpoint but `GET /api/games` and `POST /api/session` needs the session header.
 Answers are JSON; an error is `{"error": message}` with a 4xx/5xx status (and, for rules that
-do not compile, their `diagnostics`).
+do not compile, their `diagnostics`); a body that is not JSON (of any depth) is a 400.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import os
@@ -33,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -42,12 +49,18 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dsl.errors import GameError
-from interpreter.game import Game
-from interpreter.record import RecordError, parse_record, text_hash
 from interpreter.web import tasks
+from interpreter.web.origin import SameOrigin
 from interpreter.web.reference import reference_page
-from interpreter.web.sessions import PLAY_LOCK, GameFile, PlayError, Session, SessionStore
-from interpreter.web.worker import Busy, TimedOut, WorkerError, WorkerPool
+from interpreter.web.sessions import MAX_SESSIONS, GameFile, Session, SessionStore
+from interpreter.web.worker import (
+    WORKER_MEMORY,
+    Busy,
+    OutOfMemory,
+    TimedOut,
+    WorkerError,
+    WorkerPool,
+)
 
 STATIC = Path(__file__).parent / "static"
 STATIC_FILES = {"index.html": "text/html; charset=utf-8",
@@ -68,13 +81,20 @@ class Limits:
     """What one request may ask for."""
 
     body: int = 256 * 1024  # bytes in a request body
-    text: int = tasks.MAX_TEXT  # characters in a game text
-    check_seconds: float = 10.0  # to check (and compile) a game text
+    text: int = tasks.MAX_TEXT  # characters in a game text (or a position text)
+    check_seconds: float = 10.0  # to check (and compile) a game text, and start it
+    play_seconds: float = 10.0  # to play a move, draw the game, undo, replay a record...
     think_seconds: float = tasks.MAX_THINK_SECONDS + 10.0  # the computer's move, all told
     playouts: int = tasks.MAX_PLAYOUTS  # random games in one validation
-    playout_seconds: float = tasks.MAX_PLAYOUT_SECONDS  # ... after which it stops early
-    sessions: int = 200
-    workers: int = 2
+    playout_seconds: float = tasks.MAX_PLAYOUT_SECONDS  # one validation, all told
+    sessions: int = MAX_SESSIONS
+    workers: int = 4  # worker processes
+    worker_memory: int = WORKER_MEMORY  # address space of each (bytes)
+
+
+# What a validation keeps of its time (a quarter at most) for the decision of a game under way
+# when time runs out (its games stop between two decisions) and the report.
+PLAYOUT_MARGIN = 1.0
 
 
 class ApiError(Exception):
@@ -136,6 +156,9 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         data = json.loads(b"".join(chunks))
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "the request body is not JSON") from None
+    except RecursionError:
+        raise ApiError(400, "the request body is not JSON this server reads: it nests too "
+                       "deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return data
@@ -171,19 +194,36 @@ def options_field(data: dict[str, Any]) -> dict[str, Any]:
     return dict(options)
 
 
-def compile_locked(text: str, source: str, options: tasks.Options) -> Game:
-    """tasks.compiled, in this process, holding the lock on games in play (see PLAY_LOCK)."""
-    with PLAY_LOCK:
-        return tasks.compiled(text, source, options)
+def failure(what: str, exc: WorkerError, limits: Limits) -> ApiError:
+    """The answer to a task that gave none: what took too long or too much memory, or why it
+    failed; 503 when the server was busy."""
+    if isinstance(exc, Busy):
+        return ApiError(503, str(exc))
+    if isinstance(exc, TimedOut):
+        return ApiError(422, f"{what} took too long ({exc}), and was stopped")
+    if isinstance(exc, OutOfMemory):
+        mib = limits.worker_memory >> 20
+        return ApiError(422, f"{what} took too much memory (more than {mib:,} MiB), and was "
+                        "stopped")
+    return ApiError(422, f"{what} failed: {exc}")
+
+
+def as_diagnostics(error: ApiError) -> ApiError:
+    """A failure to start a game, as the editor shows it: a diagnostic at the top."""
+    return ApiError(error.status, error.message, options=None, diagnostics=[
+        {"line": 1, "column": 1, "end_line": 1, "end_column": 2, "severity": "error",
+         "message": error.message, "note": None, "here": True}])
 
 
 class Playground:
-    """The application's state: the game files, the sessions and the worker pool."""
+    """The application's state: the game files, the sessions and the worker pool. Every
+    request that needs a game or a position sends it to a worker (`task`); the server itself
+    only keeps each session's plain data and passes answers on."""
 
     def __init__(self, files: list[GameFile], limits: Limits, pool: WorkerPool | None) -> None:
         self.files = {f.id: f for f in files}
         self.limits = limits
-        self.pool = pool or WorkerPool(limits.workers)
+        self.pool = pool or WorkerPool(limits.workers, limits.worker_memory)
         self.sessions = SessionStore(limits.sessions)
         self.static = {name: (STATIC / name).read_bytes() for name in STATIC_FILES}
 
@@ -196,46 +236,75 @@ class Playground:
                            expired=True)
         return session
 
-    async def work(self, task: str, kwargs: dict[str, Any], timeout: float) -> Any:
-        """Run a task in a worker (see WorkerPool.run), off the event loop."""
-        return await run_in_threadpool(self.pool.run, task, kwargs, timeout)
+    async def task(self, what: str, name: str, kwargs: dict[str, Any], timeout: float,
+                   key: str | None = None) -> dict[str, Any]:
+        """Run a task in a worker; ApiError saying what failed (`what`: the work, as the
+        user sees it) when it gave no answer, or with the game's reason when it refused."""
+        try:
+            answer: dict[str, Any] = await self.pool.run(name, kwargs, timeout, key=key)
+        except WorkerError as exc:
+            raise failure(what, exc, self.limits) from None
+        if "refused" in answer:
+            raise ApiError(422, answer["refused"])
+        return answer
 
-    async def check(self, text: str, source: str, options: dict[str, Any]) -> dict[str, Any]:
+    async def game_task(self, session: Session, what: str, name: str,
+                        **kwargs: Any) -> dict[str, Any]:
+        """A task on the session's game (its line goes with it); the session's moves follow
+        the answer. One at a time per session."""
+        async with session.lock:
+            if not session.started:
+                raise ApiError(422, "no game is open")
+            answer = await self.task(what, name, {"line": session.line(), **kwargs},
+                                     self.limits.play_seconds, session.token)
+            if "moves" in answer:
+                session.update(answer)
+            return answer
+
+    async def check(self, text: str, source: str, options: dict[str, Any],
+                    key: str) -> dict[str, Any]:
         """tasks.check in a worker; a text that takes too long is refused as a diagnostic."""
         try:
-            result: dict[str, Any] = await self.work(
-                "check", {"text": text, "source": source, "options": options},
-                self.limits.check_seconds)
-        except Busy as exc:
-            raise ApiError(503, str(exc)) from None
-        except WorkerError as exc:
-            why = ("checking this game text took too long, and was stopped "
-                   f"(more than {self.limits.check_seconds:g} s)"
-                   if isinstance(exc, TimedOut) else f"checking failed: {exc}")
-            result = {"ok": False, "options": None, "values": options, "diagnostics": [
-                {"line": 1, "column": 1, "end_line": 1, "end_column": 2, "severity": "error",
-                 "message": why, "note": None, "here": True}]}
+            result: dict[str, Any] = await self.task(
+                "checking this game text", "check",
+                {"text": text, "source": source, "options": options},
+                self.limits.check_seconds, key)
+        except ApiError as exc:
+            if exc.status == 503:
+                raise
+            result = {"ok": False, "values": options, **as_diagnostics(exc).extra}
         return result
 
-    async def compile(self, text: str, source: str, options: dict[str, Any]
-                      ) -> tuple[Game, dict[str, Any]]:
-        """The game a text compiles to with options (checked first, in a worker, under a
-        deadline), and the check's answer; 422 with the diagnostics if it has errors."""
-        checked = await self.check(text, source, options)
-        if not checked["ok"]:
-            raise ApiError(422, "the rules have errors", diagnostics=checked["diagnostics"],
-                           options=checked["options"])
-        key = tasks.option_key(checked["values"])
-        try:
-            game = await run_in_threadpool(compile_locked, text, source, key)
-        except GameError as exc:  # checked already: should not happen
-            raise ApiError(422, str(exc)) from None
-        return game, checked
+    async def begin(self, session: Session, file: GameFile, text: str,
+                    options: dict[str, Any]) -> Response:
+        """Play `text` (checked with `options` first) from its initial position: the view and
+        the rules; 422 with the diagnostics if they have errors."""
+        line: dict[str, Any] = {"session": session.token, "text": text, "source": file.name,
+                "options": options, "start": None, "moves": []}
+        async with session.lock:
+            try:
+                answer = await self.task("starting this game", "start", {"line": line},
+                                         self.limits.check_seconds, session.token)
+            except ApiError as exc:
+                raise as_diagnostics(exc) if exc.status == 422 else exc from None
+            checked = answer["checked"]
+            if not checked["ok"]:
+                raise ApiError(422, "the rules have errors", diagnostics=checked["diagnostics"],
+                               options=checked["options"])
+            session.start(file, text, checked["values"])
+            session.update(answer)
+            session.players = json.loads(answer["view"])["players"]
+        return self.respond(session, answer, rules=self.rules(text, checked))
 
     @staticmethod
-    async def answer(session: Session, **extra: Any) -> JSONResponse:
-        """The session's view (made off the event loop: it waits for PLAY_LOCK), and more."""
-        return JSONResponse({"view": await run_in_threadpool(session.view), **extra})
+    def respond(session: Session, answer: dict[str, Any], **extra: Any) -> Response:
+        """`{"view": ..., **extra}`: the session's fields and the game's view, which a worker
+        made as JSON text and is passed on as it is (it may be large: it is not read here)."""
+        ours = json.dumps(session.fields(), separators=(",", ":"))
+        game: str = answer["view"]
+        body = '{"view":' + ours[:-1] + "," + game[1:]
+        body += "," + json.dumps(extra)[1:] if extra else "}"
+        return Response(body, media_type="application/json")
 
     @staticmethod
     def rules(text: str, checked: dict[str, Any]) -> dict[str, Any]:
@@ -261,7 +330,7 @@ class Playground:
         await read_json(request, self.limits.body)
         return JSONResponse({"token": self.sessions.create().token})
 
-    async def open(self, request: Request) -> JSONResponse:
+    async def open(self, request: Request) -> Response:
         """Play one of the listed games: {"id", "options"}."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
@@ -269,47 +338,46 @@ class Playground:
         file = self.files.get(ident) if isinstance(ident, str) else None
         if file is None:
             raise ApiError(404, f"no game {ident!r} here")
-        game, checked = await self.compile(file.text, file.name, options_field(data))
-        await run_in_threadpool(session.start, game, file, file.text, checked["values"])
-        return await self.answer(session, rules=self.rules(file.text, checked))
+        return await self.begin(session, file, file.text, options_field(data))
 
     async def check_text(self, request: Request) -> JSONResponse:
         """Check a game text: {"text", "options"} -> diagnostics and declared options."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
         text = text_field(data, "text", self.limits.text)
-        return JSONResponse(await self.check(text, session.source, options_field(data)))
+        return JSONResponse(await self.check(text, session.source, options_field(data),
+                                             session.token))
 
-    async def restart(self, request: Request) -> JSONResponse:
+    async def restart(self, request: Request) -> Response:
         """Play the rules in the editor: {"text", "options"}."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
         text = text_field(data, "text", self.limits.text)
         if session.file is None:
             raise ApiError(409, "open a game first")
-        game, checked = await self.compile(text, session.source, options_field(data))
-        await run_in_threadpool(session.start, game, session.file, text, checked["values"])
-        return await self.answer(session, rules=self.rules(text, checked))
+        return await self.begin(session, session.file, text, options_field(data))
 
-    async def view(self, request: Request) -> JSONResponse:
+    async def view(self, request: Request) -> Response:
         await read_json(request, self.limits.body)
         session = self.session(request)
-        return await self.answer(session)
+        return self.respond(session, await self.game_task(session, "drawing the game", "view"))
 
-    async def play(self, request: Request) -> JSONResponse:
+    async def play(self, request: Request) -> Response:
         """Play a move: {"move": notation}."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
-        await run_in_threadpool(session.play, text_field(data, "move", 2000))
-        return await self.answer(session)
+        move = text_field(data, "move", 2000)
+        return self.respond(session, await self.game_task(session, "playing the move", "play",
+                                                          move=move))
 
-    async def undo(self, request: Request) -> JSONResponse:
+    async def undo(self, request: Request) -> Response:
         await read_json(request, self.limits.body)
         session = self.session(request)
-        await run_in_threadpool(session.undo)
-        return await self.answer(session)
+        agents = dict(session.agents)
+        return self.respond(session, await self.game_task(session, "taking back the move",
+                                                          "undo", agents=agents))
 
-    async def agent(self, request: Request) -> JSONResponse:
+    async def agent(self, request: Request) -> Response:
         """Who plays a role: {"role", "agent"} (an agent's spelling; "" for a person)."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
@@ -320,68 +388,81 @@ class Playground:
                 tasks.bounded_agent(spec, 0)
             except ValueError as exc:
                 raise ApiError(422, str(exc)) from None
-        await run_in_threadpool(session.set_agent, role, spec)
-        return await self.answer(session)
+        if not session.started:
+            raise ApiError(422, "no game is open")
+        if role not in session.players:
+            raise ApiError(422, f"no role {role!r} (roles: {', '.join(session.players)})")
+        session.set_agent(role, spec)
+        return self.respond(session, await self.game_task(session, "drawing the game", "view"))
 
-    async def think(self, request: Request) -> JSONResponse:
+    async def think(self, request: Request) -> Response:
         """The computer plays its move, if it is to move."""
         await read_json(request, self.limits.body)
         session = self.session(request)
-        task = await run_in_threadpool(session.think_task)
-        said = None
-        if task is not None:
-            version, kwargs = task
-            try:
-                answer = await self.work("think", kwargs, self.limits.think_seconds)
-            except WorkerError as exc:
-                await run_in_threadpool(session.thought, version, None)
-                raise ApiError(503 if isinstance(exc, Busy) else 422,
-                               f"the computer could not move: {exc}") from None
-            except BaseException:
-                session.thinking = False
-                raise
-            said = await run_in_threadpool(session.thought, version, answer)
-        return await self.answer(session, said=said)
+        spec = session.agent_to_move()
+        if spec is None or session.thinking:
+            answer = await self.game_task(session, "drawing the game", "view")
+            return self.respond(session, answer, said=None)
+        session.thinking = True
+        try:
+            seed = (session.seed * 1_000_003 + len(session.moves)) % (1 << 62)
+            async with session.lock:
+                answer = await self.task(
+                    "the computer's move", "think",
+                    {"line": session.line(), "spec": spec, "seed": seed},
+                    self.limits.think_seconds, session.token)
+                session.update(answer)
+        except ApiError as exc:
+            raise ApiError(exc.status, f"the computer could not move: {exc.message}") from None
+        finally:
+            session.thinking = False
+        return self.respond(session, answer, said=answer["said"])
 
-    async def position(self, request: Request) -> JSONResponse:
+    async def position(self, request: Request) -> Response:
         """Play on from a position text: {"text"}."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
-        await run_in_threadpool(session.load_position, text_field(data, "text", 100_000))
-        return await self.answer(session)
+        text = text_field(data, "text", self.limits.text)
+        answer = await self.game_task(session, "reading the position", "position", text=text)
+        session.start_text = answer["start"]
+        return self.respond(session, answer)
 
     async def save_record(self, request: Request) -> JSONResponse:
         """The game so far as a record file: {"name", "text"}."""
         await read_json(request, self.limits.body)
         session = self.session(request)
-        name, text = await run_in_threadpool(session.record)
-        return JSONResponse({"name": name, "text": text})
+        answer = await self.game_task(session, "writing the record", "save")
+        return JSONResponse({"name": answer["name"], "text": answer["text"]})
 
-    async def load_record(self, request: Request) -> JSONResponse:
+    async def load_record(self, request: Request) -> Response:
         """Play on from a record: {"text"}. Its game is the one being played, or a listed one,
         recognised by the hash of its text."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
         record = text_field(data, "text", self.limits.body)
-        try:
-            rec = parse_record(record, "record")
-        except RecordError as exc:
-            raise ApiError(422, str(exc)) from None
-        candidates = [(f, f.text) for f in self.files.values()]
+        files = list(self.files.values())
         if session.file is not None:
-            candidates.insert(0, (session.file, session.text))
-        found = [(f, t) for f, t in candidates if text_hash(t) == rec.sha256]
-        if not found:
-            raise ApiError(422, f"record:{rec.sha256_line}: the record is for {rec.game}, "
-                           "whose text is not that of the game being played nor of any game "
-                           "listed here (its sha256 differs)")
-        file, text = found[0]
-        game, checked = await self.compile(text, file.name, dict(rec.options))
-        await run_in_threadpool(session.load_record, game, file, text, record)
-        return await self.answer(session, rules=self.rules(text, checked))
+            files.insert(0, GameFile(session.file.id, session.file.name, session.text))
+        candidates = [{"source": f.name, "text": f.text} for f in files]
+        async with session.lock:
+            answer = await self.task("replaying the record", "load",
+                                     {"session": session.token, "record": record,
+                                      "candidates": candidates},
+                                     self.limits.play_seconds, session.token)
+            file = files[answer["candidate"]]
+            checked = answer["checked"]
+            if not checked["ok"]:
+                raise ApiError(422, "the rules have errors", diagnostics=checked["diagnostics"],
+                               options=checked["options"])
+            listed = self.files.get(file.id)
+            session.start(listed or file, file.text, checked["values"])
+            session.update(answer)
+            session.players = json.loads(answer["view"])["players"]
+        return self.respond(session, answer, rules=self.rules(file.text, checked))
 
     async def validate(self, request: Request) -> JSONResponse:
-        """Random games of a game text: {"text", "options", "n", "seed"} -> the report."""
+        """Random games of a game text: {"text", "options", "n", "seed"} -> the report, all
+        within `Limits.playout_seconds` (checking the text included)."""
         data = await read_json(request, self.limits.body)
         session = self.session(request)
         text = text_field(data, "text", self.limits.text)
@@ -390,26 +471,25 @@ class Playground:
             raise ApiError(400, "'n' must be a whole number of games, 1 or more")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ApiError(400, "'seed' must be a whole number")
-        checked = await self.check(text, session.source, options_field(data))
-        if not checked["ok"]:
-            raise ApiError(422, "the rules have errors", diagnostics=checked["diagnostics"],
-                           options=checked["options"])
+        options = options_field(data)
         if session.validating:
             raise ApiError(409, "random games are already being played for this page")
         capped = min(n, self.limits.playouts)
+        budget = self.limits.playout_seconds
         session.validating = True
         try:
-            report = await self.work(
-                "playouts", {"text": text, "source": session.source,
-                             "options": checked["values"], "n": capped, "seed": seed,
-                             "seconds": self.limits.playout_seconds},
-                self.limits.playout_seconds + 15.0)
-        except Busy as exc:
-            raise ApiError(503, str(exc)) from None
-        except WorkerError as exc:
-            raise ApiError(422, f"the random games failed: {exc}") from None
+            answer = await self.task(
+                "the random games", "validate",
+                {"text": text, "source": session.source, "options": options, "n": capped,
+                 "seed": seed, "seconds": budget - min(PLAYOUT_MARGIN, budget / 4)}, budget,
+                session.token)
         finally:
             session.validating = False
+        checked = answer["checked"]
+        if not checked["ok"]:
+            raise ApiError(422, "the rules have errors", diagnostics=checked["diagnostics"],
+                           options=checked["options"])
+        report: dict[str, Any] = answer["report"]
         report["capped"] = capped < n
         return JSONResponse({"report": report})
 
@@ -446,16 +526,13 @@ def create_app(files: list[GameFile], limits: Limits | None = None,
         assert isinstance(exc, ApiError)
         return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
 
-    async def play_error(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": str(exc)}, status_code=422)
-
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pg.pool.warm()
+        await pg.pool.warm(2)
         try:
             yield
         finally:
-            await run_in_threadpool(pg.pool.close)
+            await asyncio.to_thread(pg.pool.close)
 
     post: list[tuple[str, Callable[[Request], Awaitable[Response]]]] = [
         ("/api/session", pg.new_session), ("/api/open", pg.open), ("/api/check", pg.check_text),
@@ -470,8 +547,9 @@ def create_app(files: list[GameFile], limits: Limits | None = None,
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    middleware.append(Middleware(SameOrigin))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                    exception_handlers={ApiError: api_error, PlayError: play_error})
+                    exception_handlers={ApiError: api_error})
     app.state.playground = pg
     return app
 
@@ -502,7 +580,10 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 8000) -> int:
     allowed = ["localhost", "127.0.0.1"] if loopback(host) and host != "::1" else None
     app = create_app(files, allowed_hosts=allowed)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, so that asyncio turns Nagle's algorithm off for the connections it
+    # accepts (it does only for sockets that say TCP): else an answer written in two parts
+    # waits for the browser's delayed acknowledgement, 40 ms a request on a kept connection.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         if os.name != "nt":
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,11 +1,11 @@
-"""What the playground's worker processes do: check a game text, play random games, choose the
-computer's move. Each task takes and returns plain data (it crosses a process boundary), and
-each is a pure function of its arguments (the seed included), so a task gives the same answer
-in a worker or in this process.
+"""What the playground's worker processes do with a game text: compile and check it, play
+random games, make the computer's agent. Each function takes and returns plain data (it
+crosses a process boundary), and each is a pure function of its arguments (the seed
+included), so it gives the same answer in a worker or in this process. `gamework` does the
+rest: a session's game.
 
-A worker keeps the last few games it compiled (a game text and its options) and the last game
-it replayed, so that checking the same text again, or the computer's next move in the same
-game, costs little.
+A worker keeps the last few games it compiled (a game text and its options), so that checking
+the same text again, or the next request about the same game, costs little.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import random
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,6 +28,7 @@ from interpreter import parse_game
 from interpreter.agents import Agent, make_agent
 from interpreter.analyze import Turns, ending_names, wilson
 from interpreter.game import Game, State
+from stdlib.runtime import Move
 
 # The longest game text accepted (the shipped games are at most a few thousand characters).
 MAX_TEXT = 100_000
@@ -125,46 +126,11 @@ def bounded_agent(spec: str, seed: int | None) -> Agent:
     return agent
 
 
-_replayed: dict[tuple[Any, ...], tuple[tuple[str, ...], State]] = {}
-
-
-def replay(game: Game, key: tuple[Any, ...], start: str | None, moves: list[str]) -> State:
-    """The state after `moves` from `start` (a position text; None: the initial position),
-    continuing from the last game replayed when it is a beginning of this one."""
-    done: tuple[str, ...] = ()
-    state: State | None = None
-    if key in _replayed:
-        done, state = _replayed[key]
-        if tuple(moves[:len(done)]) != done:
-            done, state = (), None
-    if state is None:
-        state = game.from_text(start) if start is not None else game.initial_state()
-    for move in moves[len(done):]:
-        state = state.play(move)
-    _replayed.clear()
-    _replayed[key] = (tuple(moves), state)
-    return state
-
-
-def think(text: str, source: str, options: dict[str, Any], start: str | None,
-          moves: list[str], spec: str, seed: int) -> dict[str, Any]:
-    """The move the agent `spec` chooses in the game `moves` into (see `replay`), with how long
-    it thought and what its search found."""
-    game = compiled(text, source, option_key(options))
-    state = replay(game, (text, source, option_key(options), start), start, moves)
-    agent = bounded_agent(spec, seed)
-    began = time.perf_counter()
-    move = agent.choose(state)
-    report = getattr(agent, "report", None)
-    return {"move": str(move), "seconds": time.perf_counter() - began,
-            "report": None if report is None else str(report), "agent": agent.name}
-
-
 def playouts(text: str, source: str, options: dict[str, Any], n: int, seed: int,
              seconds: float = MAX_PLAYOUT_SECONDS) -> dict[str, Any]:
-    """Play up to `n` random games (stopping early after `seconds`) and report what they
-    showed: wins per role with 95% Wilson intervals, draws, lengths in turns (with a
-    histogram), how games ended and the end conditions that never did, games that hit the
+    """Play up to `n` random games (stopping after `seconds`, even within a game) and report
+    what they showed: wins per role with 95% Wilson intervals, draws, lengths in turns (with
+    a histogram), how games ended and the end conditions that never did, games that hit the
     length bound, and positions where the player to move had no move though the game was not
     over (the first one drawn)."""
     from interpreter.svg import render_svg
@@ -180,11 +146,14 @@ def playouts(text: str, source: str, options: dict[str, Any], n: int, seed: int,
     draws = bound_hits = played = 0
     stuck: list[State] = []
     crashes: list[str] = []
-    while played < n and (played == 0 or time.perf_counter() - began < seconds):
+    while played < n and time.perf_counter() - began < seconds:
         played += 1
         turns = Turns()
         try:
-            state, plies = game.playout(rng, bound, observe=turns.decided)
+            state, plies = game.playout(rng, bound, observe=timed(turns, began + seconds))
+        except OutOfTime:  # the game under way is not counted
+            played -= 1
+            break
         except Exception:
             crashes.append(traceback.format_exc(limit=6))
             continue
@@ -226,6 +195,20 @@ def playouts(text: str, source: str, options: dict[str, Any], n: int, seed: int,
     }
 
 
+class OutOfTime(Exception):
+    """Random games ran out of their time (raised inside a game, between two decisions)."""
+
+
+def timed(turns: Turns, deadline: float) -> Callable[[State, Sequence[Move]], None]:
+    """An observer for Game.playout that counts turns and stops the game at `deadline` (a
+    time.perf_counter() value): a long game cannot overrun the time random games have."""
+    def observe(state: State, moves: Sequence[Move]) -> None:
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        turns.decided(state, moves)
+    return observe
+
+
 def histogram(values: list[int], bins: int = 12) -> list[dict[str, int]]:
     """Counts of `values` in at most `bins` bins of equal width, each [low, high] inclusive."""
     if not values:
@@ -235,7 +218,3 @@ def histogram(values: list[int], bins: int = 12) -> list[dict[str, int]]:
     counts: Counter[int] = Counter((v - low) // width for v in values)
     return [{"low": low + i * width, "high": min(high, low + (i + 1) * width - 1),
              "count": counts[i]} for i in range((high - low) // width + 1)]
-
-
-TASKS: dict[str, Callable[..., dict[str, Any]]] = {
-    "check": check, "think": think, "playouts": playouts}
