@@ -14,6 +14,7 @@ from dsl.expand import Expansion
 from dsl.types import ROLE, SECTION, SITE, DslType, ListOf
 from stdlib.boards import Topology
 from stdlib.counts import add_counts, symbol_clash, use_counts, write_counts
+from stdlib.hands import declare_hands
 from stdlib.parts import mark, parts_of
 from stdlib.regions import static
 from stdlib.registry import LudemeSpec
@@ -327,6 +328,10 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
               reuse=tuple(p.reuse for p in players.players))
     use_counts(env, tables)
     env.seal()
+    demotes = [(k.name, k.demotes) for p in players.players for k in p.kinds if k.demotes]
+    env.span = sections["players"][0].span
+    declare_hands(env, players.captures, demotes, players.hand)
+    env.span = None
     for r, p in enumerate(players.players):
         for side in p.sides:
             if side not in topology.sides:

@@ -18,6 +18,7 @@ from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
 from stdlib.boards import public_graph
+from stdlib.hands import captured_to_hand
 from stdlib.history import board_hash, situation
 from stdlib.movekinds import Refused, kind_of, move_kinds
 from stdlib.parts import mark, parts_of
@@ -46,7 +47,7 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "dice", "log", "_moves", "_numbered", "_empty")
+                 "dice", "held", "log", "_moves", "_numbered", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -54,7 +55,8 @@ class State:
                  turn_all_pass: bool = True, hands: tuple[int, ...] = (),
                  memory: tuple[Any, ...] = (), phase: int = 0, last_to: int = -1,
                  last_from: int = -1, scores: tuple[int, ...] = (),
-                 dice: tuple[int, ...] = ()) -> None:
+                 dice: tuple[int, ...] = (),
+                 held: tuple[tuple[int, ...], ...] | None = None) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -79,6 +81,8 @@ class State:
         self.zhash = 0
         self.scores = scores  # per role, in games that keep scores; () otherwise
         self.dice = dice  # the dice rolled and not yet used, in games with dice
+        # In games with hands by kind: per role, the pieces held of each hand kind.
+        self.held = held if held is not None else game.no_held
         self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
         self.captures = 0  # pieces of other roles the turn (so far, or just played) took
         self.history: list[int] | None = None
@@ -215,7 +219,7 @@ NO_MARKS: frozenset[str] = frozenset()  # no step has marked anything
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
              "turn", "turn_all_pass", "hands", "memory", "phase", "last_to", "last_from",
-             "zhash", "scores", "before", "quiet", "captures", "dice", "_moves")
+             "zhash", "scores", "before", "quiet", "captures", "dice", "held", "_moves")
 
 
 _snapshot = operator.attrgetter(*_SNAPSHOT)
@@ -270,7 +274,8 @@ class TurnInProgress:
     move (`trying`), the board may be any, and `undo` puts back everything changed."""
 
     __slots__ = ("game", "state", "board", "mover", "trying", "changed", "taken", "marks",
-                 "again_", "refused", "hands", "_log", "_scores", "_dice", "_zhash")
+                 "again_", "refused", "hands", "_log", "_scores", "_dice", "_held",
+                 "_zhash")
 
     def __init__(self, game: Game, state: State | None, board: list[int], mover: int, *,
                  trying: bool) -> None:
@@ -289,6 +294,7 @@ class TurnInProgress:
         self._log: list[tuple[int, int]] = []  # when trying: (site, old value), in order
         self._scores = state.scores if state is not None else ()
         self._dice = state.dice if state is not None else ()
+        self._held = state.held if state is not None else ()
         # When trying on the position's own board: its hash, kept up to date meanwhile.
         self._zhash = state.zhash if state is not None and board is state.board else None
 
@@ -321,6 +327,7 @@ class TurnInProgress:
         log = self._log
         zobrist = game._zobrist if self._zhash is not None else None
         state = self.state
+        kinds = env.hand_kinds
         for s, v in changes:
             old = board[s]
             if old != v:
@@ -328,6 +335,11 @@ class TurnInProgress:
                 board[s] = v
                 if zobrist is not None:
                     state.zhash ^= zobrist[s][old] ^ zobrist[s][v]  # type: ignore[union-attr]
+                if kinds is not None and state is not None:
+                    state.held, dz = captured_to_hand(kinds, game.owner, self.mover,
+                                                      state.held, old, v)
+                    if zobrist is not None:
+                        state.zhash ^= dz
 
     def add_score(self, role: int, amount: int) -> None:
         state = self.state
@@ -350,6 +362,21 @@ class TurnInProgress:
         if self.state is not None:
             self.state.dice = values
 
+    def from_hand(self, kind: int) -> None:
+        state = self.state
+        if state is None or not state.held:
+            return
+        kinds = self.game.env.hand_kinds
+        assert kinds is not None
+        counts = list(state.held[self.mover])
+        n = counts[kind]
+        counts[kind] = n - 1
+        held = list(state.held)
+        held[self.mover] = tuple(counts)
+        state.held = tuple(held)
+        if self.game._zobrist is not None:
+            state.zhash ^= kinds.key(self.mover, kind, n) ^ kinds.key(self.mover, kind, n - 1)
+
     def use_die(self, value: int) -> None:
         state = self.state
         if state is not None and value in state.dice:
@@ -367,6 +394,7 @@ class TurnInProgress:
         if state is not None:
             state.scores = self._scores
             state.dice = self._dice
+            state.held = self._held
             if self._zhash is not None:
                 state.zhash = self._zhash
 
@@ -391,6 +419,9 @@ class Game:
         self.expansion = expansion
         self.owner = env.owner
         self._counted = env.counted  # per board value: a piece counted in its owner's hand?
+        # Empty hands by kind, in games that have them (see stdlib/hands.py); () otherwise.
+        self.no_held: tuple[tuple[int, ...], ...] = () if env.hand_kinds is None else \
+            tuple((0,) * len(env.hand_kinds.names) for _ in env.roles)
         self.hand_word = players.hand
         self.phases = play.phases
         # Per phase, its turn's steps as (is_decision, closure).
@@ -432,7 +463,7 @@ class Game:
         # that keeps nothing about the turn beyond the board? (_advance makes those short.)
         env = self.env
         keeps = env.uses_quiet or env.uses_taken or env.uses_last or bool(env.memories) \
-            or env.uses_dice
+            or env.uses_dice or env.uses_actions
         # Per phase and step: is the decision chance's (stdlib.steps.ChanceDecision)?
         self._chance: list[list[bool]] = [
             [is_decision and isinstance(fn, ChanceDecision) for is_decision, fn in steps]
@@ -625,6 +656,8 @@ class Game:
         the sites that turn changed and what they held."""
         if self._zobrist is not None:
             state.zhash = board_hash(self._zobrist, state.board)
+            if self.env.hand_kinds is not None:  # hands are part of the position
+                state.zhash ^= self.env.hand_kinds.hash(state.held)
             state.history = [state.zhash]
             if before:
                 earlier = list(state.board)
@@ -893,7 +926,7 @@ class Game:
                     turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
                     memory=state.memory, phase=state.phase, pie_open=state.pie_open,
                     last_to=state.last_to, last_from=state.last_from,
-                    scores=state.scores, dice=state.dice)
+                    scores=state.scores, dice=state.dice, held=state.held)
         new.result, new.reason = state.result, state.reason
         new.quiet = state.quiet
         new.captures = state.captures
@@ -1090,6 +1123,7 @@ class Game:
         track = state.track
         trackers = self.env.trackers
         zobrist = self._zobrist
+        kinds = self.env.hand_kinds
         for s, v in changes:
             old = board[s]
             if old == v:
@@ -1109,6 +1143,11 @@ class Game:
             for i, data in enumerate(track):
                 if data is not None:
                     track[i] = trackers[i].update(data, board, s, old, v)
+            if kinds is not None:  # a piece of another role taken goes to the mover's hand
+                state.held, dz = captured_to_hand(kinds, self.owner, state.to_move,
+                                                  state.held, old, v)
+                if zobrist is not None:
+                    state.zhash ^= dz
         if state.verdicts:
             self._forget_verdicts(state, [s for s, _ in changes])
 

@@ -168,9 +168,10 @@ def parse_position(game: Game, text: str) -> State:
         if supply and hands[r] < 0:
             raise PositionError(f"{game.players[r]} has {supply - hands[r]} pieces on the board,"
                                 f" more than its supply of {supply}")
+    claimed = {k.lower() for field in game.env.fields for k in field.keys(game.players)}
     for r, role in enumerate(game.players):
         key = f"{game.hand_word} {role}".lower()
-        if key in keys:
+        if key in keys and key not in claimed:  # (hands by kind read themselves)
             if not hands or hands[r] < 0:
                 raise PositionError(f"line {keys[key][0]}: {role}'s pieces are not counted in "
                                     "this game")

@@ -17,6 +17,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     geometry,
     graphboards,
     gridlines,
+    hands,
     history,
     logic,
     moves,

@@ -305,6 +305,11 @@ class Env:
     uses_taken: bool = False
     # Are there dice ((roll ...))? Turns then keep the dice rolled and not yet used.
     uses_dice: bool = False
+    # Do some moves carry actions besides their site changes (Move.actions: a drop from a
+    # hand...)? Then every move takes the engine's general path.
+    uses_actions: bool = False
+    # Hands by kind (stdlib/hands.py: captured pieces go to the captor's hand), or None.
+    hand_kinds: Any = None
     # Does the game count decisions without a capture ((moves-without-capture))? A move of a
     # piece of one of `quiet_resets` starts the count again too; with `fen_counters` (chess's
     # (halfmove-clock ...)) position text writes it as FEN does (see statefields.MoveCounters).

@@ -53,6 +53,9 @@ class Turn(Protocol):
     def use_die(self, value: int) -> None:
         """One die showing `value` is used up."""
 
+    def from_hand(self, kind: int) -> None:
+        """One piece of hand kind `kind` leaves the mover's hand (stdlib/hands.py)."""
+
 
 class Action(ABC):
     """One primitive action a move carries besides its site changes (`Move.actions`), applied

@@ -48,6 +48,7 @@ class PlayersSection:
     pie: bool
     first: str
     hand: str
+    captures: str = ""  # "hand": captured pieces go to the captor's hand (stdlib/hands.py)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class PieceDecl:
     name: str
     symbol: str
     pile: bool = False  # a site may hold any number of these (seeds in a pit)
+    demotes: str = ""  # captured into a hand, it becomes this kind (a promoted pawn: "Pawn")
 
     @property
     def many(self) -> bool:
@@ -126,15 +128,19 @@ def game(name: str, *sections: Section) -> Game:
 
 @ludeme("players")
 def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
-            hand: str = "in hand") -> Section:
+            hand: str = "in hand", captures: str = "") -> Section:
     """The roles, in turn order: the first listed moves first, unless first: names another
     role. With pie:true the second player's first move may be `swap`: the two people exchange
     roles, the board is unchanged, and the second role then moves (so the person who made the
     first move moves again). `hand` is the word position text uses for pieces in hand
-    (`in hand Red: 2`, or `reserve Red: 2` with hand:"reserve").
+    (`in hand Red: 2`, or `reserve Red: 2` with hand:"reserve"). With captures:"hand", a
+    piece taken off the board goes to the hand of the player who took it, as its own piece of
+    the kind it demotes to (see (piece ... demotes:)), to come back as a drop
+    (`(drop-from-hand ...)`);
+    hands then count pieces by kind (`in hand Black: P2 N1`).
 
     (players {(player "Red" symbol:"R" sides:{N S}) (player "Blue" symbol:"B" sides:{W E})})"""
-    return PlayersSection(tuple(roles), pie, first, hand)
+    return PlayersSection(tuple(roles), pie, first, hand, captures)
 
 
 @ludeme("player")
@@ -171,13 +177,15 @@ def pieces(kinds: list[PieceT]) -> Section:
 
 
 @ludeme("piece")
-def piece(name: str, *, symbol: str, pile: bool = False) -> PieceT:
+def piece(name: str, *, symbol: str, pile: bool = False, demotes: str = "") -> PieceT:
     """A neutral piece kind and its one-character symbol. With pile:true a site may hold any
     number of them, all alike (seeds in a pit, up to 255 on a site): position text writes
     such a site as its count (`4`, `12`), `(pieces-on Site)` reads it, and sowing moves them.
+    In a player's kinds:, with demotes:"Pawn" the piece goes to a hand as a pawn when captured
+    (a promoted piece, in a game with captures:"hand").
 
     (piece "Seed" symbol:"o" pile:true)"""
-    return PieceDecl(name, symbol, pile)
+    return PieceDecl(name, symbol, pile, demotes)
 
 
 @ludeme("board")

@@ -99,6 +99,7 @@ SAMPLES: dict[str, list[tuple[int, ...]]] = {
     "exchange": [(0, 1), (2, 7)],
     "promotion": [(0, 1), (7, 6)],
     "roll": [(3,), (1, 6), (2, 2, 5)],  # a chance outcome: the values rolled
+    "drop": [(0,), (8,)],  # a piece from the hand, e.g. P*a1
 }
 
 
