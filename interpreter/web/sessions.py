@@ -10,11 +10,13 @@ by these budgets whatever games are played:
   session idle for four hours when next looked for);
 - per session: a game text of at most `tasks.MAX_TEXT` characters (a listed game's text is
   shared, not copied), a starting position text of at most as many, and at most
-  `gamework.MAX_MOVES` decisions of at most `MAX_MOVE` characters each.
+  `gamework.MAX_MOVES` decisions, each kept as its notation (a few characters; the roles that
+  made them are shared strings).
 
-That is at most about 0.6 MB a session, 120 MB for all of them. One request's answer (a view
-lists at most `views.MAX_LISTED_MOVES` legal moves) passes through the server as JSON text
-and is not kept. Each session runs one task at a time in the workers (its `lock`).
+That is about 0.6 MB a session at most (with moves of a few characters), 120 MB for all.
+One request's answer (a view lists at most `views.MAX_LISTED_MOVES` legal moves) passes
+through the server as JSON text and is not kept. Each session runs one task at a time in
+the workers (its `lock`).
 
 Nothing here reads files, knows about HTTP or about games; `server` does the first two,
 `gamework` the last.
@@ -34,8 +36,6 @@ from typing import Any
 from interpreter.web.views import clickable as clickable  # where it was (tests use it)
 
 MAX_SESSIONS = 200
-# The longest move in notation a session keeps (a turn of several decisions is longer).
-MAX_MOVE = 200
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,6 @@ class Session:
         move."""
         moves: list[str] = answer["moves"]
         roles: list[str] | None = answer.get("roles")
-        if any(len(m) > MAX_MOVE for m in moves[len(self.moves):]):
-            raise ValueError(f"a move is longer than {MAX_MOVE} characters")
         kept = len(moves) - len(roles or [])  # the moves made before, whose roles we know
         self.roles = self.roles[:kept] + [sys.intern(r) for r in roles or []]
         self.moves = moves
