@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing
 
 from interpreter import load_game  # noqa: E402
 from interpreter.game import Game, State  # noqa: E402
+from interpreter.progress import progress_bar, terminal  # noqa: E402
 
 CHESS = ROOT / "games" / "chess.game"
 
@@ -138,25 +139,33 @@ def timed(expected: int, what: str, run: Callable[..., int], *args: Any) -> floa
 def measure(names: list[str], depth: int, runs: int, chess: Any) -> list[Row]:
     game = load_game(CHESS)
     rows = []
-    for name in names:
-        fen, counts = POSITIONS[name]
-        expected = counts[depth - 1]
-        times: dict[str, list[float]] = {"public": [], "fast": [], "python-chess": []}
-        for _ in range(runs):
-            # A fresh state each time: a State keeps its legal moves once asked.
-            fresh = game.from_text(fen_to_text(fen))
-            times["public"].append(timed(expected, f"{name} public", public_perft, fresh,
-                                         depth))
-            fresh = game.from_text(fen_to_text(fen))
-            times["fast"].append(timed(expected, f"{name} fast path", fast_perft, game, fresh,
-                                       depth))
-            if chess is not None:
-                times["python-chess"].append(timed(expected, f"{name} python-chess",
-                                                   chess_perft, chess.Board(fen), depth))
-        ref = expected / min(times["python-chess"]) if times["python-chess"] else None
-        rows.append(Row(name, depth, expected, expected / min(times["public"]),
-                        expected / min(times["fast"]), ref))
+    with progress_bar(len(names) * runs, "runs", terminal()) as advance:
+        for name in names:
+            rows.append(measure_one(game, name, depth, runs, chess, advance))
     return rows
+
+
+def measure_one(game: Game, name: str, depth: int, runs: int, chess: Any,
+                advance: Callable[[int], None]) -> Row:
+    """Perft of one position at `depth`, `runs` times each way (the best run counts)."""
+    fen, counts = POSITIONS[name]
+    expected = counts[depth - 1]
+    times: dict[str, list[float]] = {"public": [], "fast": [], "python-chess": []}
+    for _ in range(runs):
+        # A fresh state each time: a State keeps its legal moves once asked.
+        fresh = game.from_text(fen_to_text(fen))
+        times["public"].append(timed(expected, f"{name} public", public_perft, fresh,
+                                     depth))
+        fresh = game.from_text(fen_to_text(fen))
+        times["fast"].append(timed(expected, f"{name} fast path", fast_perft, game, fresh,
+                                   depth))
+        if chess is not None:
+            times["python-chess"].append(timed(expected, f"{name} python-chess",
+                                               chess_perft, chess.Board(fen), depth))
+        advance(1)
+    ref = expected / min(times["python-chess"]) if times["python-chess"] else None
+    return Row(name, depth, expected, expected / min(times["public"]),
+               expected / min(times["fast"]), ref)
 
 
 def number(x: float) -> str:

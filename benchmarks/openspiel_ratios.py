@@ -56,6 +56,7 @@ from benchmarks.common import (  # noqa: E402
 )
 from interpreter import load_game  # noqa: E402
 from interpreter.game import Game  # noqa: E402
+from interpreter.progress import progress_bar, terminal  # noqa: E402
 
 GAMES = ROOT / "games"
 
@@ -308,14 +309,19 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     share = args.seconds / len(pairs)
     results = []
-    for pair in pairs:
-        print(f"{pair.name}: {args.runs} rounds of {share / len(SIDES) / args.runs:.2g} s a loop",
-              file=sys.stderr, flush=True)
-        game = load_game(GAMES / pair.file, **pair.options)
-        spiel_game, notes = load_spiel(pyspiel, pair)
-        result = measure(pair, game, spiel_game, share, args.runs, args.seed)
-        result.notes[:0] = notes
-        results.append(result)
+    bar = terminal()
+    with progress_bar(len(pairs), "games", bar) as advance:
+        for pair in pairs:
+            if bar is None:  # a log where no bar is drawn
+                print(f"{pair.name}: {args.runs} rounds of "
+                      f"{share / len(SIDES) / args.runs:.2g} s a loop", file=sys.stderr,
+                      flush=True)
+            game = load_game(GAMES / pair.file, **pair.options)
+            spiel_game, notes = load_spiel(pyspiel, pair)
+            result = measure(pair, game, spiel_game, share, args.runs, args.seed)
+            result.notes[:0] = notes
+            results.append(result)
+            advance(1)
     about = (f"OpenSpiel {pyspiel.__version__}, Python {platform.python_version()}; "
              f"{args.runs} rounds of about {args.seconds / len(pairs) / len(SIDES) / args.runs:.2g}"
              f" s a loop per game; a ratio is ours / OpenSpiel's, the median of the "

@@ -50,6 +50,7 @@ from benchmarks.reference import hex as hex_reference  # noqa: E402
 from benchmarks.reference import mincut as mincut_reference  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.game import Game  # noqa: E402
+from interpreter.progress import progress_bar, terminal  # noqa: E402
 
 # Hand-written programs of the same rules as a game file, at the file's default size.
 REFERENCES: dict[str, tuple[Callable[[int, random.Random], tuple[int, int]], int]] = {
@@ -105,13 +106,15 @@ def load_time_ms(path: str, repeats: int = 5) -> tuple[Game, float]:
 def benchmark(paths: list[str], seconds: float, runs: int, seed: int) -> list[Row]:
     share = seconds / (2 * len(paths)) if paths else 0.0
     rows = []
-    for path in paths:
-        game, load_ms = load_time_ms(path)
-        public_rate, public_lengths = measure(public_playout, game, share, runs, seed)
-        fast_rate, fast_lengths = measure(fast_playout, game, share, runs, seed)
-        lengths = public_lengths + fast_lengths
-        rows.append(Row(game.name, path, len(game.sites), sum(lengths) / len(lengths),
-                        public_rate, fast_rate, load_ms))
+    with progress_bar(len(paths), "games", terminal()) as advance:
+        for path in paths:
+            game, load_ms = load_time_ms(path)
+            public_rate, public_lengths = measure(public_playout, game, share, runs, seed)
+            fast_rate, fast_lengths = measure(fast_playout, game, share, runs, seed)
+            lengths = public_lengths + fast_lengths
+            rows.append(Row(game.name, path, len(game.sites), sum(lengths) / len(lengths),
+                            public_rate, fast_rate, load_ms))
+            advance(1)
     return rows
 
 

@@ -14,7 +14,6 @@ import math
 import os
 import random
 import signal
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +25,7 @@ from dsl.errors import GameError
 from interpreter import parse_game
 from interpreter.agents import make_agent
 from interpreter.game import Game, State
+from interpreter.progress import progress_bar
 from stdlib.logic import phrase
 from stdlib.movekinds import declines, kind_of, move_kinds
 from stdlib.parts import parts_of
@@ -348,7 +348,8 @@ def analyze(game: Game, agents: str, n: int, seed: int | None = None,
             max_plies: int | None = None, progress: IO[str] | None = None) -> Report:
     """Play `n` games of `game` between `agents` (see `agent_specs`) and combine them.
     `seed` None picks one (the report names it, so the run can be repeated); `workers` is the
-    number of local processes (default: one per CPU); `progress` gets a progress bar."""
+    number of local processes (default: one per CPU); `progress` gets a progress bar
+    (interpreter.progress)."""
     specs = agent_specs(agents, game.players)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
@@ -364,22 +365,8 @@ def analyze(game: Game, agents: str, n: int, seed: int | None = None,
     else:
         raise GameError(f"unknown backend {backend!r} (backends: local, ray)")
     results = []
-    for result in stream:
-        results.append(result)
-        if progress is not None:
-            _progress(progress, len(results), n)
-    if progress is not None and n:
-        progress.write("\r" + " " * 60 + "\r")
-        progress.flush()
+    with progress_bar(n, "games", progress) as advance:
+        for result in stream:
+            results.append(result)
+            advance(1)
     return Report(game.name, game.players, specs, seed, results)
-
-
-def _progress(out: IO[str], done: int, total: int, width: int = 30) -> None:
-    filled = width * done // total if total else width
-    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-    out.flush()
-
-
-def progress_stream() -> IO[str] | None:
-    """stderr when it is a terminal (for the progress bar), else None."""
-    return sys.stderr if sys.stderr.isatty() else None

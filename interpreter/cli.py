@@ -10,9 +10,10 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from dsl.errors import GameError, RuleError
 from interpreter import load_game
@@ -20,6 +21,7 @@ from interpreter.agents import Agent, make_agent
 from interpreter.display import draw, status
 from interpreter.files import read_text
 from interpreter.game import Game, State
+from interpreter.progress import progress_bar, terminal
 from interpreter.record import (
     RecordError,
     RecordWriter,
@@ -148,13 +150,13 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from interpreter.analyze import analyze, progress_stream
+    from interpreter.analyze import analyze
 
     game = load_game(args.file, **_options(args.option))
     if args.address is not None and args.backend != "ray":
         raise GameError("--address is for the ray backend: add --backend ray")
     report = analyze(game, args.agents, args.n, seed=args.seed, workers=args.workers,
-                     backend=args.backend, address=args.address, progress=progress_stream())
+                     backend=args.backend, address=args.address, progress=terminal())
     if args.json:
         print(json.dumps(report.summary(), indent=2))
     else:
@@ -225,11 +227,19 @@ class _OutOfTime(Exception):
 
 
 def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = None,
-                 seconds: float | None = None) -> PlayoutReport:
+                 seconds: float | None = None, progress: IO[str] | None = None
+                 ) -> PlayoutReport:
     """Play `n` random games (Game.playout: each move chosen as
     `rng.choice(state.legal_moves())`, so a seed gives the same games) and report what they
     showed, lengths in turns. The length bound counts decisions. With `seconds`, no game goes
-    on once that time has passed (the report says how many finished)."""
+    on once that time has passed (the report says how many finished). `progress` gets a
+    progress bar (interpreter.progress)."""
+    with progress_bar(n, "games", progress) as advance:
+        return _random_games(game, n, seed, max_plies, seconds, advance)
+
+
+def _random_games(game: Game, n: int, seed: int | None, max_plies: int | None,
+                  seconds: float | None, advance: Callable[[int], None]) -> PlayoutReport:
     from interpreter.analyze import Turns
 
     rng = random.Random(seed)
@@ -240,6 +250,7 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
     for _ in range(n):
         if deadline is not None and time.monotonic() >= deadline:
             break
+        advance(1)
         report.games += 1
         turns = Turns()
 
@@ -291,7 +302,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{path}: ok ({game.name}, {len(game.sites)} sites, roles "
               f"{', '.join(game.players)})")
         if args.playouts:
-            report = random_games(game, args.playouts, args.seed, seconds=args.seconds)
+            report = random_games(game, args.playouts, args.seed, seconds=args.seconds,
+                                  progress=terminal())
             for line in report.lines(game):
                 print(line)
             if report.crashes:
@@ -301,7 +313,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_playout(args: argparse.Namespace) -> int:
     game = load_game(args.file, **_options(args.option))
-    report = random_games(game, args.n, args.seed, seconds=args.seconds)
+    report = random_games(game, args.n, args.seed, seconds=args.seconds, progress=terminal())
     for line in report.lines(game):
         print(line)
     return 1 if report.crashes else 0
@@ -315,20 +327,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_grammar(args: argparse.Namespace) -> int:
     import stdlib
+    from interpreter.grammar import describe, find, listing, search
 
-    by_module: dict[str, list[stdlib.LudemeSpec]] = {}
-    for spec in stdlib.REGISTRY.values():
-        by_module.setdefault(spec.fn.__module__.split(".")[-1], []).append(spec)
-    for module, specs in by_module.items():
-        print(f"// {module}")
-        for spec in specs:
-            print(f"{spec.usage()}  -> {spec.returns.name}")
-            if args.verbose:
-                for line in spec.doc.splitlines():
-                    print("    " + line)
-            elif spec.summary():
-                print(f"    {spec.summary()}")
-        print()
+    if args.name:
+        print("\n\n".join(describe(spec) for spec in find(" ".join(args.name))))
+        return 0
+    if args.search is not None:
+        found = search(args.search)
+        if not found:
+            print(f"no ludeme mentions {args.search!r}", file=sys.stderr)
+            return 1
+        print("\n".join(listing(found, args.verbose)).rstrip())
+        return 0
+    print("\n".join(listing(stdlib.REGISTRY.values(), args.verbose)).rstrip())
     return 0
 
 
@@ -404,7 +415,13 @@ def parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1",
                     help="the address to listen on (default 127.0.0.1: this machine only)")
     sv.set_defaults(run=cmd_serve)
-    gr = sub.add_parser("grammar", help="list every ludeme with its parameters")
+    gr = sub.add_parser("grammar", help="list every ludeme with its parameters (or one, or "
+                        "those matching a word)")
+    gr.add_argument("name", nargs="*", metavar="NAME",
+                    help="one ludeme, with its documentation and example (line, 'sites "
+                    "Empty'), or a family of them (sites)")
+    gr.add_argument("--search", metavar="WORD", default=None,
+                    help="the ludemes whose name or documentation mentions WORD")
     gr.add_argument("-v", "--verbose", action="store_true", help="full documentation")
     gr.set_defaults(run=cmd_grammar)
     return p

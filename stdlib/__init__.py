@@ -25,7 +25,6 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     regions,
     sowing,
     structure,
-    transforms,
     turns,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme
