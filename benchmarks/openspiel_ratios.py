@@ -119,6 +119,10 @@ PAIRS = [
          {},
          ("openspiel:true: a draw after 200 turns, OpenSpiel's rule (its max_game_length, "
           "214, also counts the captures).",)),
+    Pair("maedn", "maedn.game", {}, "maedn", {"players": 2, "twoPlayersOpposite": True},
+         ("Two players on opposite arms, OpenSpiel's defaults and ours (one roll a turn, "
+          "jumping in the home column allowed: OpenSpiel's rules, where the published ones "
+          "differ).",)),
 ]
 
 SIDES = ("openspiel", "public", "fast", "adapter")

@@ -254,7 +254,7 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         assert isinstance(arg, Form)
         sections.setdefault(arg.head, []).append(arg)
     for head, forms in sections.items():
-        if head in ("special", "region", "track"):
+        if head in ("special", "region", "track", "circuit"):  # several of each
             continue
         for extra in forms[1:]:
             diagnostics.append(Diagnostic(extra.head_span, f"({head} ...) is given twice"))
@@ -357,7 +357,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         for site in sites:
             env.special_symbol[site] = special.symbol
     _named_regions(full, env, sections.get("region", []), diagnostics)
-    _named_tracks(full, env, sections.get("track", []), diagnostics)
+    _named_tracks(full, env, sections.get("track", []) + sections.get("circuit", []),
+                  diagnostics)
     start = full.compile(sections["start"][0], SECTION) if "start" in sections else None
     play_form = (sections.get("play") or sections["phases"])[0]
     play = full.compile(play_form, SECTION)

@@ -975,8 +975,10 @@ class Game:
         taken = self._captures(board, move.changes, mover) \
             if env.uses_taken or env.uses_quiet else 0
         self._make(state, move.changes)
-        if move.actions:  # the move's other actions (set the dice, use a die...)
-            acting = self._applying.start(state, mover)
+        # The move's other actions (set the dice, use a die...), through the same turn as the
+        # steps after it: what they mark, and another turn they give, hold for those steps.
+        acting = self._applying.start(state, mover) if move.actions else None
+        if acting is not None:
             for action in move.actions:
                 action.apply(acting)
         if self.env.uses_last and move.kind != "pass" and sited:
@@ -992,7 +994,7 @@ class Game:
         marks: set[str] | frozenset[str] = NO_MARKS
         if step <= last_step and not steps[step][0]:
             effects = self._effects_ctx(state, move, mover, ctx, sited)
-            turn = self._applying.start(state, mover)
+            turn = acting if acting is not None else self._applying.start(state, mover)
             changed = move.changed
             turn.changed = list(changed)
             turn.taken = taken
@@ -1030,6 +1032,7 @@ class Game:
                     marks):
                 state.step = step
                 return state
+        turn = turn if turn is not None else acting
         return self._end_turn(state, mover, turn is not None and turn.again_, ctx)
 
     def _end_turn(self, state: State, mover: int, again: bool, ctx: Ctx | None) -> State:

@@ -24,7 +24,8 @@ def public_game(game, seed: int, bound: int) -> tuple[list[str], str, str | None
         moves = state.legal_moves()
         if not moves:
             break
-        move = rng.choice(moves)
+        # Chance outcomes (dice) drawn by their probabilities, as the fast path draws them.
+        move = game.draw(state, rng) if state.is_chance else rng.choice(moves)
         record.append(str(move))
         state = state.play(move)
     return record, state.to_text(), state.winner
