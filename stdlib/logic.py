@@ -948,12 +948,28 @@ def every(region: Region, condition: Cond) -> Cond:
 
 
 @ludeme("in-hand")
-def in_hand(role: RoleExpr) -> IntExpr:
-    """The number of the role's pieces in hand (0 when its pieces are not counted).
+def in_hand(env: Env, role: RoleExpr, *, of: list[str] | None = None) -> IntExpr:
+    """The number of the role's pieces in hand (0 when its pieces are not counted); in a game
+    with hands by kind (captures:"hand"), of: counts only the kinds named.
 
-    (= (in-hand Mover) 0)"""
+    (= (in-hand Mover of:{"Rook" "Bishop"}) 0)"""
+    kinds = env.hand_kinds
+    if of is not None and kinds is None:
+        env.error('in-hand of: needs hands by kind: (players {...} captures:"hand")')
+    wanted = None if of is None or kinds is None else \
+        [k for k, name in enumerate(kinds.names) if name in of]
+    if of is not None and kinds is not None:
+        for name in of:
+            if name not in kinds.names:
+                env.error(f'in-hand of: no kind "{name}" can be in hand (kinds: '
+                          f'{", ".join(kinds.names)})')
+
     def count(ctx: Ctx) -> int:
-        hands = ctx.hands if ctx.hands is not None else ctx.state.hands
+        state = ctx.state
+        if state is not None and state.held:
+            held = state.held[role(ctx)]
+            return sum(held) if wanted is None else sum(held[k] for k in wanted)
+        hands = ctx.hands if ctx.hands is not None else state.hands
         if not hands:
             return 0
         return max(0, int(hands[role(ctx)]))

@@ -17,6 +17,7 @@ opponent miner.
 from __future__ import annotations
 
 import io
+import random
 from functools import cache
 from pathlib import Path
 
@@ -135,11 +136,36 @@ def test_short_fixed_setup_is_the_rules_diagram() -> None:
 
 
 def test_options() -> None:
-    assert mattock().options == {"short": True, "setup": "fixed"}
-    assert mattock(short=False, setup="freestyle").options == {"short": False,
-                                                                "setup": "freestyle"}
+    assert mattock().options == {"size": 7, "miners": 6, "short": True, "setup": "fixed"}
+    assert mattock(short=False, setup="freestyle").options == {
+        "size": 7, "miners": 6, "short": False, "setup": "freestyle"}
     with pytest.raises(GameError):
         load_game(GAME, setup="random")
+
+
+def test_the_short_game_is_size_5_with_3_miners() -> None:
+    game = load_game(GAME, size=5, miners=3)
+    assert len(game.sites) == 61
+    assert game.initial_state().to_text() == SHORT_START
+
+
+@pytest.mark.parametrize("size, miners", [(6, 4), (7, 3), (9, 6), (5, 6)])
+def test_a_size_and_miners_without_a_fixed_start_are_placed_freestyle(size: int,
+                                                                       miners: int) -> None:
+    game = load_game(GAME, size=size, miners=miners)
+    assert len(game.sites) == 3 * size * (size - 1) + 1
+    state = game.initial_state()
+    assert "phase: setup" in state.to_text() and state.in_hand("Red") == miners
+    assert len(state.legal_moves()) == len(game.sites)  # any space, to begin with
+    end, _ = game.playout(random.Random(size))
+    assert end.is_over
+
+
+def test_the_default_is_the_full_game_with_its_fixed_start() -> None:
+    default = load_game(GAME).initial_state()
+    assert default.to_text() == load_game(GAME, size=7, miners=6).initial_state().to_text()
+    cells = default.to_text().split()
+    assert cells.count("R") == 6 and cells.count("B") == 6
 
 
 # Mining: where -----------------------------------------------------------------------------------
