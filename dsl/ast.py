@@ -36,7 +36,16 @@ class Span:
             else:
                 notes.append([text, 1])
             via = call.via
-        return "; ".join(t if n == 1 else f"{t} ({n} times)" for t, n in notes) or None
+        said = [t if n == 1 else f"{t} ({n} times)" for t, n in notes]
+        if len(said) > FOLDED_AFTER + 1:  # defines used one inside another, very deep
+            said = [*said[:FOLDED_AFTER - 1], f"{len(said) - FOLDED_AFTER} more defines",
+                    said[-1]]
+        return "; ".join(said) or None
+
+
+# A note on where a define is used names at most this many defines used one inside another
+# (the innermost ones and the outermost), and how many more there are.
+FOLDED_AFTER = 4
 
 
 NOWHERE = Span("<generated>", 0, 0)

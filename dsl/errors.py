@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from dsl.ast import Span
+from dsl.ast import FOLDED_AFTER, Span
 
 # How many places a merged diagnostic names before it says "and N more places".
 SHOWN_PLACES = 3
@@ -38,14 +38,19 @@ class Diagnostic:
             out.extend(source_excerpt(text, self.span))
         note = self.full_note()
         if note:
-            if len(note) > MAX_NOTE:  # a mistake met through very many uses of defines
-                note = note[:MAX_NOTE].rsplit(" ", 1)[0] + " … (and more)"
             out.append(f"  note: {note}")
         return "\n".join(out)
 
     def full_note(self) -> str | None:
-        """The note line's text: the note given, or where the define the span is in is used;
-        for a merged diagnostic, every place it was met."""
+        """The note line's text (at most MAX_NOTE characters): the note given, or where the
+        define the span is in is used; for a merged diagnostic, how many times it was met and
+        through which uses of which defines."""
+        note = self._note()
+        if note is not None and len(note) > MAX_NOTE:
+            note = note[:MAX_NOTE].rsplit(" ", 1)[0] + " … (and more)"
+        return note
+
+    def _note(self) -> str | None:
         if len(self.uses) <= 1:
             return self.note or self.span.expansion_note()
         if all(_where(u) == _where(self.span) for u in self.uses):
@@ -92,13 +97,20 @@ def merge(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     groups: dict[tuple[object, ...], list[Diagnostic]] = {}
     for d in diagnostics:
         groups.setdefault(_mistake(d), []).append(d)
+    chains: dict[int, tuple[object, ...]] = {}  # id(span.via) -> the expansions it stands for
     out = []
     for group in groups.values():
         first = group[0]
-        by_chain = {_chain(u): u for d in reversed(group) for u in reversed(d.uses or (d.span,))}
-        uses = tuple(reversed(by_chain.values()))  # each place once, in the order reported
+        met: dict[tuple[object, ...], Span] = {}
+        for d in group:
+            for u in d.uses or (d.span,):
+                met.setdefault((_where(u), _chain(u.via, chains)), u)
+        uses = tuple(met.values())  # each place once, in the order reported
         out.append(first if len(uses) <= 1 else replace(first, uses=uses))
     return out
+
+
+Via = tuple[str, Span] | None
 
 
 def _where(span: Span) -> tuple[str, int, int, int, int]:
@@ -113,19 +125,19 @@ def _mistake(d: Diagnostic) -> tuple[object, ...]:
     return (_where(d.span), d.message, d.severity, d.note)
 
 
-def _links(span: Span) -> list[tuple[str, str]]:
-    """The define expansions a span comes through, innermost first: (define, call site)."""
-    out = []
-    via = span.via
-    while via is not None:
-        name, call = via
-        out.append((name, str(call)))
-        via = call.via
-    return out
-
-
-def _chain(span: Span) -> tuple[object, ...]:
-    return (_where(span), *_links(span))
+def _chain(via: Via, known: dict[int, tuple[object, ...]]) -> tuple[object, ...]:
+    """The define expansions `via` stands for, innermost first, as (define, call place)
+    pairs flattened into one tuple. Expansions share their outer links, so each link's chain
+    is worked out once (`known`, by the link's identity, lives as long as the spans do)."""
+    links: list[tuple[str, Span]] = []
+    while via is not None and id(via) not in known:
+        links.append(via)
+        via = via[1].via
+    chain = known[id(via)] if via is not None else ()
+    for link in reversed(links):
+        chain = (link[0], _where(link[1]), *chain)
+        known[id(link)] = chain
+    return chain
 
 
 def _distinct(items: Iterable[str]) -> list[str]:
@@ -133,38 +145,34 @@ def _distinct(items: Iterable[str]) -> list[str]:
 
 
 def _uses_note(uses: Sequence[Span]) -> str:
-    """'in define "X" used at a, b and c' for one place in a define's body met through several
-    uses of the define."""
-    return _chains_note([_links(u) for u in uses])
-
-
-def _chains_note(chains: list[list[tuple[str, str]]]) -> str:
-    """The expansions all the chains share, named as for one use ('in define "X" used at a'),
-    then the uses where they part, each followed in brackets by its own uses when it is
-    itself inside a define: 'in define "X" used at a (in define "Y" used at b and c) and d'."""
-    shared = 0
-    while all(len(c) > shared and c[shared] == chains[0][shared] for c in chains):
-        shared += 1
-    notes: list[list[object]] = []  # [text, times]: consecutive repeats folded together
-    for name, call in chains[0][:shared]:
-        text = f'in define "{name}" used at {call}'
-        if notes and notes[-1][0] == text:
-            notes[-1][1] += 1  # type: ignore[operator]
-        else:
-            notes.append([text, 1])
-    said = [str(t) if n == 1 else f"{t} ({n} times)" for t, n in notes]
-    by_define: dict[str, dict[str, list[list[tuple[str, str]]]]] = {}
-    for c in chains:
-        if len(c) > shared:
-            name, call = c[shared]
-            by_define.setdefault(name, {}).setdefault(call, []).append(c[shared + 1:])
-    for name, calls in by_define.items():
-        shown = []
-        for call, further in calls.items():
-            deeper = [f for f in further if f]
-            shown.append(f"{call} ({_chains_note(deeper)})" if deeper else call)
-        said.append(f'in define "{name}" used at {places(shown)}')
-    return "; ".join(said)
+    """For one place in a define's body met through several uses of the define: the places
+    where it was used, 'in define "X" used at a, b and c'; when defines used inside other
+    defines lead there, how many uses and each define's places, innermost first: 'in 4 uses
+    of define "X": "X" is used at a and b, "Y" at c and d'."""
+    calls: dict[str, dict[tuple[str, int, int, int, int], Span]] = {}  # define -> its uses
+    seen: set[int] = set()  # the links already followed (expansions share their outer links)
+    nested = False
+    for u in uses:
+        via = u.via
+        nested = nested or (via is not None and via[1].via is not None)
+        while via is not None and id(via) not in seen:
+            seen.add(id(via))
+            name, call = via
+            calls.setdefault(name, {}).setdefault(_where(call), call)
+            via = call.via
+    if not calls:
+        return f"met {len(uses)} times"
+    said = [(name, places([str(c) for c in by_place.values()])) for name, by_place in
+            calls.items()]
+    if not nested:
+        return "; ".join(f'in define "{name}" used at {where}' for name, where in said)
+    innermost = said[0][0]
+    parts = [f'"{name}" is used at {where}' if i == 0 else f'"{name}" at {where}'
+             for i, (name, where) in enumerate(said)]
+    if len(parts) > FOLDED_AFTER + 1:
+        hidden = len(parts) - FOLDED_AFTER
+        parts = [*parts[:FOLDED_AFTER - 1], f"{hidden} more defines", parts[-1]]
+    return f'in {len(uses)} uses of define "{innermost}": ' + ", ".join(parts)
 
 
 class RuleError(GameError):

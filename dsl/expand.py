@@ -7,10 +7,27 @@
 value in force (the default, or an override given to `load_game`). Both may be written at
 the top level of the file or inside `(game ...)`; a library of shared defines (the prelude) is
 visible to every game file, and a file's own define of the same name takes precedence.
+
+What values an option allows is part of its declaration (FORMS below); a value given by
+`load_game(path, name=value)`, `ludeme ... --option name=value`, a record or the playground is
+checked in one place, `checked_override`:
+
+    >>> from interpreter import parse_game
+    >>> rules = '''(option "row" "RKR" letters-of:"RKR" pattern:"R[^R]*R" doc:"rook, king, rook")
+    ... (game "G" (players {(player "A") (player "B")}) (board (square 3))
+    ...   (play (place (sites Empty))) (end (if (full) (draw))))'''
+    >>> parse_game(rules, "g.game", row="RRK")
+    Traceback (most recent call last):
+    ...
+    dsl.errors.RuleError: g.game:1:1: option row="RRK" does not match "R[^R]*R" (row: text, \
+default "RKR"; the letters of "RKR" in any order; matching "R[^R]*R"; rook, king, rook)
+    >>> parse_game(rules, "g.game", row="RKR").options
+    {'row': 'RKR'}
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from dsl.ast import Bool, Broken, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str, show
@@ -24,9 +41,39 @@ MAX_DEPTH = 40  # defines expanded one inside another
 MAX_NODES = 50_000
 
 
+# The forms a game file may hold besides ludemes, as `ludeme grammar` lists them: usage, and
+# what the form does (its last paragraph an example).
+FORMS: tuple[tuple[str, str], ...] = (
+    ('(define "Name" body)',
+     'A macro, used as ("Name" a b): body, with #1, #2 ... in it replaced by a, b ...\n'
+     "A file's define of the same name as a library define replaces it.\n\n"
+     '(define "Empties" (sites Empty))'),
+    ('(option "name" default [min:number] [max:number] [choices:{value ...}] '
+     '[letters-of:"text"] [pattern:"regex" | pattern:{"regex" ...}] [doc:"text"])',
+     "An option of the game: #name is its value, and what values may be given is declared.\n"
+     "#name anywhere in the file is the value in force: the default, or the value given by\n"
+     "load_game(path, name=value), --option name=value, a record's option: line or the\n"
+     "playground. min: and max: bound a number; choices: lists the values allowed; for text,\n"
+     "letters-of: says the value is exactly these letters in any order, and pattern: is a\n"
+     "Python regular expression the whole value must match (several in a list must all\n"
+     "match). doc: says what the option means; with letters-of: or pattern: it is shown\n"
+     "with a refused value. A value refused is a one-line error naming the option, the value\n"
+     "and what is allowed. Chess960's back rank (games/chess.game):\n\n"
+     '(option "back" "RNBQKBNR" letters-of:"RNBQKBNR"\n'
+     '  pattern:{"[^B]*B([^B][^B])*B[^B]*" "[^RK]*R[^RK]*K[^RK]*R[^RK]*"}\n'
+     '  doc:"the back rank: bishops on squares of opposite colours, the king between the rooks")'),
+    ("(match VALUE case result ... [otherwise])",
+     "One of several results, chosen by a value known before the game starts.\n"
+     "The result of the first case equal to VALUE (a literal, an option or a define's\n"
+     "argument); otherwise, if given, when no case is.\n\n"
+     "(board (match #short true (hexhex 5) (hexhex 7)))"),
+)
+
+
 @dataclass(frozen=True)
 class Option:
-    """A declared option: its name, default value, allowed range or choices, and documentation."""
+    """A declared option: its name, default value, what values are allowed (a range, choices,
+    the letters of a word in any order, patterns to match) and documentation."""
 
     name: str
     default: object
@@ -35,6 +82,8 @@ class Option:
     maximum: float | None = None
     choices: tuple[object, ...] | None = None
     doc: str = ""
+    letters: str | None = None  # letters-of: the value is these letters, in any order
+    patterns: tuple[str, ...] = ()  # pattern: regular expressions the whole value matches
 
     @property
     def kind(self) -> type:
@@ -49,6 +98,11 @@ class Option:
             parts.append(f"max {format_value(self.maximum)}")
         if self.choices is not None:
             parts.append("one of " + ", ".join(format_value(c) for c in self.choices))
+        if self.letters is not None:
+            parts.append(f"the letters of {format_value(self.letters)} in any order")
+        parts.extend(f"matching {format_value(p)}" for p in self.patterns)
+        if self.doc and (self.letters is not None or self.patterns):
+            parts.append(self.doc)  # what the letters and patterns mean
         return "; ".join(parts)
 
     def problem(self, value: object) -> str | None:
@@ -70,6 +124,18 @@ class Option:
                 f"option {self.name}={format_value(value)} is not one of "
                 + ", ".join(format_value(c) for c in self.choices)
             )
+        if isinstance(value, str):
+            return self.text_problem(value)
+        return None
+
+    def text_problem(self, value: str) -> str | None:
+        """Why the text `value` breaks the option's letters-of: or pattern:, or None."""
+        shown = f"option {self.name}={format_value(value)}"
+        if self.letters is not None and sorted(value) != sorted(self.letters):
+            return f"{shown} is not the letters of {format_value(self.letters)} in any order"
+        for pattern in self.patterns:
+            if re.fullmatch(pattern, value) is None:
+                return f"{shown} does not match {format_value(pattern)}"
         return None
 
     def coerce(self, value: object) -> object:
@@ -328,9 +394,11 @@ class _Expander:
             self.errors.append(Diagnostic(head_span, f'undefined define "{n.head}"{hint}'))
             return Broken(call_span)
         if depth >= MAX_DEPTH:
+            why = "does it use itself?" if _uses_itself(n.head, via) else \
+                "defines used one inside another"
             self.errors.append(
                 Diagnostic(call_span, f'define "{n.head}" expands more than {MAX_DEPTH} levels '
-                           "deep (does it use itself?)")
+                           f"deep ({why})")
             )
             return Broken(call_span)
         if n.kwargs:
@@ -358,6 +426,15 @@ class _Expander:
         if isinstance(body, Form) and not body.define:
             body = replace(body, define=n.head)
         return body
+
+
+def _uses_itself(name: str, via: tuple[str, Span] | None) -> bool:
+    """Whether the define `name` is among the defines being expanded, one inside another."""
+    while via is not None:
+        if via[0] == name:
+            return True
+        via = via[1].via
+    return False
 
 
 def _calls(node: Node) -> set[str]:
@@ -404,7 +481,8 @@ def _option(n: Form, errors: list[Diagnostic]) -> Option | None:
         n.args[1], Int | Float | Bool | Str
     ):
         errors.append(Diagnostic(n.span, 'an option is written (option "name" default-value '
-                                 "min:.. max:.. choices:{..} doc:\"..\")"))
+                                 "min:.. max:.. choices:{..} letters-of:\"..\" pattern:\"..\" "
+                                 "doc:\"..\")"))
         return None
     name = n.args[0].value
     default = n.args[1].value
@@ -423,14 +501,66 @@ def _option(n: Form, errors: list[Diagnostic]) -> Option | None:
             fields["choices"] = tuple(i.value for i in v.items)  # type: ignore[attr-defined]
         elif k.name == "doc" and isinstance(v, Str):
             fields["doc"] = v.value
+        elif k.name in ("letters-of", "pattern") and not isinstance(n.args[1], Str):
+            errors.append(Diagnostic(k.span, f"option {name}: '{k.name}:' is only for options "
+                                     "whose value is text"))
+        elif k.name == "letters-of" and isinstance(v, Str):
+            fields["letters"] = v.value
+        elif k.name == "pattern" and _patterns(v) is not None:
+            good = []
+            for p in _patterns(v) or ():
+                why = _regex_problem(p.value)
+                if why is None:
+                    good.append(p.value)
+                else:
+                    errors.append(Diagnostic(p.span, f"option {name}: this pattern is not a "
+                                             f"regular expression: {why}"))
+            fields["patterns"] = tuple(good)
         else:
             errors.append(Diagnostic(k.span, f"option {name}: '{k.name}:' must be min:number, "
-                                     "max:number, choices:{...} or doc:\"text\""))
+                                     "max:number, choices:{...}, letters-of:\"text\", "
+                                     "pattern:\"regex\" (or {\"regex\" ...}) or doc:\"text\""))
     opt = Option(name, default, n.span, **fields)  # type: ignore[arg-type]
     problem = opt.problem(default)
     if problem:
         errors.append(Diagnostic(n.args[1].span, "default " + problem.replace("option ", "", 1)))
     return opt
+
+
+def checked_override(options: dict[str, Option], name: str, value: object,
+                     game_span: Span) -> object:
+    """The value given for the option `name` (by load_game, `--option`, a record or the
+    playground), converted from text to the option's type; a RuleError of one line, located
+    at the declaration (or at the game for an unknown option), when the game refuses it. The
+    file's text is not shown: the mistake is in the value given, not in the file."""
+    opt = options.get(name)
+    if opt is None:
+        known = ", ".join(options) or "none"
+        raise RuleError([Diagnostic(game_span, f"unknown option '{name}' (this game's "
+                                    f"options: {known}){_did_you_mean(name, options)}")])
+    value = opt.coerce(value)
+    problem = opt.problem(value)
+    if problem:
+        raise RuleError([Diagnostic(opt.span, f"{problem} ({opt.describe()})")])
+    return value
+
+
+def _patterns(v: Node) -> tuple[Str, ...] | None:
+    """The patterns a pattern: gives, one "regex" or a list {"regex" ...}; None if neither."""
+    if isinstance(v, Str):
+        return (v,)
+    if isinstance(v, ListNode) and v.items and all(isinstance(i, Str) for i in v.items):
+        return tuple(i for i in v.items if isinstance(i, Str))
+    return None
+
+
+def _regex_problem(pattern: str) -> str | None:
+    """Why `pattern` is not a regular expression (Python's syntax), or None."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return str(exc)
+    return None
 
 
 def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
@@ -467,19 +597,7 @@ def expand(nodes: list[Node], overrides: dict[str, object] | None = None,
     game = replace(game, args=tuple(inner))
     values = {name: opt.default for name, opt in options.items()}
     for name, value in (overrides or {}).items():
-        opt = options.get(name)
-        if opt is None:
-            known = ", ".join(options) or "none"
-            raise RuleError(
-                [Diagnostic(game.head_span, f"unknown option '{name}' (this game's options: "
-                            f"{known}){_did_you_mean(name, options)}")],
-                text,
-            )
-        value = opt.coerce(value)
-        problem = opt.problem(value)
-        if problem:
-            raise RuleError([Diagnostic(opt.span, problem + f" ({opt.describe()})")], text)
-        values[name] = value
+        values[name] = checked_override(options, name, value, game.head_span)
     all_defines = {**prelude_defines, **defines}
     ex = _Expander(all_defines, values)
     expanded = ex.node(game, None, None, 0)

@@ -327,10 +327,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_grammar(args: argparse.Namespace) -> int:
     import stdlib
+    from dsl.expand import FORMS
     from interpreter.grammar import describe, find, listing, search
 
+    forms = {usage.split()[0].strip("("): (usage, doc) for usage, doc in FORMS}
     if args.name:
-        print("\n\n".join(describe(spec) for spec in find(" ".join(args.name))))
+        name = " ".join(args.name)
+        if name in forms:  # define, option, match: forms of the file, not ludemes
+            usage, doc = forms[name]
+            print("\n".join([usage, *("    " + line if line else "" for line in
+                                      doc.splitlines())]))
+            return 0
+        print("\n\n".join(describe(spec) for spec in find(name)))
         return 0
     if args.search is not None:
         found = search(args.search)
@@ -339,6 +347,12 @@ def cmd_grammar(args: argparse.Namespace) -> int:
             return 1
         print("\n".join(listing(found, args.verbose)).rstrip())
         return 0
+    print("// the forms of a game file besides ludemes (ludeme grammar option: one in full)")
+    for usage, doc in FORMS:
+        print(usage)
+        lines = doc.splitlines() if args.verbose else doc.splitlines()[:1]
+        print("\n".join("    " + line if line else "" for line in lines))
+    print()
     print("\n".join(listing(stdlib.REGISTRY.values(), args.verbose)).rstrip())
     return 0
 

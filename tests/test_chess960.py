@@ -29,9 +29,11 @@ def test_the_back_rank_option_sets_both_sides() -> None:
 def test_a_back_rank_that_is_not_eight_pieces_is_refused() -> None:
     from interpreter import RuleError
 
-    with pytest.raises(RuleError, match="7 symbols for 8 sites"):
+    # The option's letters-of: refuses them before (put-row ...) is reached (its own
+    # refusals: tests/test_option_values.py).
+    with pytest.raises(RuleError, match='back="RNBQKBN" is not the letters of "RNBQKBNR"'):
         load_game(CHESS, back="RNBQKBN")
-    with pytest.raises(RuleError, match="no piece has the symbol 'X'"):
+    with pytest.raises(RuleError, match='back="RNBQKBNX" is not the letters of "RNBQKBNR"'):
         load_game(CHESS, back="RNBQKBNX")
 
 
