@@ -123,6 +123,11 @@ PAIRS = [
          ("Two players on opposite arms, OpenSpiel's defaults and ours (one roll a turn, "
           "jumping in the home column allowed: OpenSpiel's rules, where the published ones "
           "differ).",)),
+    Pair("xiangqi", "xiangqi.game", {"openspiel": True}, "xiangqi", {},
+         ("openspiel:true: no repetition rule, and a draw after 500 moves, OpenSpiel's "
+          "max_game_length; the file's default loses perpetual check, draws any other third "
+          "repetition and has no move limit.",),
+         spiel_cutoff=True),
 ]
 
 SIDES = ("openspiel", "public", "fast", "adapter")

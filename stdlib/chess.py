@@ -75,6 +75,7 @@ class Attacked:
         # attacks to say what they depend on (AttackTest.lines).
         self.values = region.values if isinstance(region, KindSites) else None
         self.lines = test.lines if isinstance(test, AttackTest) else None
+        self.screened = test.screened if isinstance(test, AttackTest) else None
         # The position's sites of each board value, to look only along the lines where a
         # piece of the attacker of the line's kinds stands.
         self.known = value_sites(env) if self.lines is not None else None
@@ -119,7 +120,10 @@ class Attacked:
         is false now, a move that changes no site of the region and puts no value of the
         region, nor a piece of the attacker, anywhere, and does not empty every piece
         between a region's site and the first attacking piece of one of its lines (no pinned
-        piece, the only one there, and not two of several) leaves it false. Any other move
+        piece, the only one there, and not two of several) leaves it false; along a line
+        where the attack jumps N pieces (a cannon's: AttackTest.screened), neither may it put
+        a piece between a region's site and an attacker with fewer than N pieces between
+        them, nor empty one of N + 1 (nor two of more). Any other move
         (a king's, castling, en passant emptying two sites of the king's rank, a pinned
         piece's, every move while in check) is judged exactly: its changes made on the board
         in place, the condition judged, the board put back; passed if it is false."""
@@ -157,12 +161,30 @@ class Attacked:
 
         pinned: set[int] = set()  # the one piece between a site and an attacker on a line
         guarded: set[int] = set()  # one of several pieces between them
+        screened = self.screened
         for k in sites:
             if test(ctx, k, role):
                 return exact  # in check
             found = lines(role, k)
             if found is None:
                 return None
+            if screened is not None:
+                for ray, kinds, over in screened(role, k):
+                    met: list[int] = []  # the pieces met so far
+                    for i, t in enumerate(ray):
+                        v = board[t]
+                        if v == EMPTY:
+                            continue
+                        if owner[v] == role and (kinds is None or v in kinds):
+                            if len(met) == over:
+                                return exact  # (the test would have said check)
+                            if len(met) < over:  # a piece arriving on the way opens it
+                                pinned.update(ray[:i])
+                            elif len(met) == over + 1:
+                                pinned.update(met)
+                            else:
+                                guarded.update(met)
+                        met.append(t)
             data = self.known(ctx) if self.known is not None else None
             if data is not None:  # only the lines where an attacker of their kinds stands
                 on, takers = self.near(role, k, found)

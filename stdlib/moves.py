@@ -550,30 +550,49 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
 
 @ludeme("step")
 def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Region | None = None,
-         of: str | None = None, if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+         of: str | None = None, within: Region | None = None, if_: Cond | None = None,
+         unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites; with of:, only its
     pieces of that kind) one site in one of the directions, to a site holding `to:` (Empty by
-    default; Enemy captures by replacement; EmptyOrEnemy either). Written `from-to`.
+    default; Enemy captures by replacement; EmptyOrEnemy either). With within:, the piece
+    never leaves the region: only steps onto its sites (a region that depends on nothing but
+    the mover, such as a palace each role owns). Written `from-to`.
 
-    (step Forwards to:Empty)"""
-    return straight_moves(env, directions, to, from_, if_, unless, reach=1, of=of)
+    (step Orthogonal to:EmptyOrEnemy within:(sites Centre))"""
+    return straight_moves(env, directions, to, from_, if_, unless, reach=1, of=of,
+                          within=within)
 
 
 @ludeme("slide")
 def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
           from_: Region | None = None, of: str | None = None, max: int | None = None,
-          if_: Cond | None = None, unless: Cond | None = None) -> Moves:
+          over: int = 0, within: Region | None = None, if_: Cond | None = None,
+          unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites) any distance in a
     straight line in one of the directions, over empty sites, stopping on one that holds
     `to:` (Empty by default, as an Amazons queen; EmptyOrEnemy also lets it stop on the
     first piece in its way if that is an enemy's, capturing it, as a chess rook). Pieces and
     special sites block the way. With of:, only the mover's pieces of that kind move; with
-    max:, at most that many sites (a pawn's first move: max:2). Written `from-to`.
+    max:, at most that many sites (a pawn's first move: max:2); with within:, only along
+    the region's sites (see step). Written `from-to`.
 
-    (slide Orthogonal to:EmptyOrEnemy)"""
+    With over:N the piece jumps over exactly N pieces on its way, whoever's (screens), and
+    the moves are those beyond the N-th: onto the empty sites before the next piece (with
+    to:Empty) or onto that next piece (with to:Enemy, capturing it): the xiangqi cannon
+    takes with (slide Orthogonal to:Enemy over:1); with to:EmptyOrEnemy, both, as the
+    janggi cannon moves.
+
+    (slide Orthogonal of:"Cannon" to:Enemy over:1)"""
     if max is not None and max < 1:
         env.error("max: needs 1 or more")
-    return straight_moves(env, directions, to, from_, if_, unless, reach=max, of=of)
+    if over < 0:
+        env.error("over: needs 0 or more")
+    if over > 0:
+        from stdlib.jumps import screen_slide
+
+        return screen_slide(env, directions, to, from_, of, max, over, within, if_, unless)
+    return straight_moves(env, directions, to, from_, if_, unless, reach=max, of=of,
+                          within=within)
 
 
 def own_pieces(ctx: Ctx, from_: Region | None, kinds: frozenset[int] | None
@@ -719,13 +738,16 @@ def reach_of(generate: Moves) -> Reach | None:
 
 def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region | None,
                    if_: Cond | None, unless: Cond | None, reach: int | None,
-                   of: str | None = None) -> Moves:
+                   of: str | None = None, within: Region | None = None) -> Moves:
     """The moves of step (reach 1) and slide (any reach): a mover's piece goes in a straight
     line over empty sites and stops on a site holding `to:`; the first piece or special site
-    in its way ends the line (a piece there may be taken, if `to:` allows)."""
+    in its way ends the line (a piece there may be taken, if `to:` allows), and so does the
+    first site outside `within` (the mover's sites of it)."""
+    from stdlib.jumps import sites_by_mover
     from stdlib.logic import cell_test
 
     dirs = env.resolve_dirs(directions)
+    inside = sites_by_mover(env, within, "within:") if within is not None else None
     # Per direction, per site, the sites in reach along the line.
     lines = {d: tuple(ray[:reach] for ray in rays) for d, rays in env.topology.rays.items()}
     target = cell_test(env, to)
@@ -740,7 +762,8 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
         out = []
         for d in (dirs(mover) if callable(dirs) else dirs):
             line = lines[d][s]
-            cut = next((i for i, t in enumerate(line) if t in no_piece), len(line))
+            cut = next((i for i, t in enumerate(line) if t in no_piece
+                        or (inside is not None and t not in inside[mover])), len(line))
             if cut:
                 out.append(line[:cut])
         return out
@@ -820,7 +843,7 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                 continue
             for d in ds:
                 for t in lines[d][s]:
-                    if t in no_piece:
+                    if t in no_piece or (inside is not None and t not in inside[mover]):
                         break
                     if target(ctx, t):
                         accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
@@ -831,10 +854,10 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
                         break
         return out
 
-    within = parts_of(from_).static if from_ is not None else None
+    starting = parts_of(from_).static if from_ is not None else None
 
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
-        return frozenset((s, t) for s in range(size) if within is None or s in within
+        return frozenset((s, t) for s in range(size) if starting is None or s in starting
                          for line in paths(mover, s) for t in line)
 
     def distinct() -> bool:
@@ -851,8 +874,11 @@ def straight_moves(env: Env, directions: Direction, to: CellKind, from_: Region 
         generate_steps if reach == 1 else generate
     given = mark(chosen)
     given.reach = Reach(pairs, kinds, distinct, interned=True)
-    if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
-        given.attacks = ray_attacks(env, dirs, kinds, reach)
+    if if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):
+        # From some sites only: known for a step, from sites that depend on the mover alone.
+        starts = None if from_ is None or reach != 1 else sites_by_mover(env, from_)
+        if from_ is None or starts is not None:
+            given.attacks = RayAttacks(env, dirs, kinds, reach, inside, starts)
     return kinded(chosen, "move")
 
 
@@ -860,10 +886,16 @@ Attacks = Callable[[Ctx, int, int], bool]  # (ctx, site, attacker role) -> attac
 Line = tuple[tuple[int, ...], frozenset[int] | None]  # sites from a site outwards, kinds
 
 
+# A line along which an attack jumps over pieces (see AttackTest.screened): the sites from a
+# site outwards, the kinds that take along it (None: any), and how many pieces they jump.
+ScreenedLine = tuple[tuple[int, ...], frozenset[int] | None, int]
+
+
 class AttackTest(ABC):
     """A reverse test of capturing moves: (ctx, site, role) -> can a piece of `role` take on
-    the site? Also says what the answer depends on (`lines`), so that a check test can tell,
-    once per position, which moves cannot change it (see chess.attacked's screen)."""
+    the site? Also says what the answer depends on (`lines`, `screened`), so that a check
+    test can tell, once per position, which moves cannot change it (see chess.attacked's
+    screen)."""
 
     @abstractmethod
     def __call__(self, ctx: Ctx, site: int, role: int) -> bool:
@@ -873,10 +905,18 @@ class AttackTest(ABC):
         """What else than the pieces of `role` the answer for (role, site) depends on: the
         lines looked along from the site outwards, each with the kinds that take along it
         (None: any), where a site emptied before the first such piece may open an attack. The
-        test's promise: after a change of the board that puts no piece of `role` anywhere
-        and empties no site of a line before its first piece of `role` of the line's kinds,
-        the answer is no more true than before. None: no such promise (unknown)."""
+        test's promise: after a change of the board that puts no piece of `role` anywhere,
+        empties no site of a line before its first piece of `role` of the line's kinds and
+        changes no site of a screened line (see `screened`), the answer is no more true than
+        before. None: no such promise (unknown)."""
         return None
+
+    def screened(self, role: int, site: int) -> tuple[ScreenedLine, ...]:
+        """The lines from the site outwards along which a piece of `role` of the line's
+        kinds takes by jumping exactly the line's number of pieces (a cannon's screens):
+        along them a piece arriving may open an attack as well as one leaving. Part of the
+        promise of `lines`; none by default."""
+        return ()
 
 
 class RayAttacks(AttackTest):
@@ -885,28 +925,25 @@ class RayAttacks(AttackTest):
     each direction, to the first piece (see (attacked ...))."""
 
     def __init__(self, env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
-                 kinds: frozenset[int] | None, reach: int | None) -> None:
-        from stdlib.boards import OPPOSITE
+                 kinds: frozenset[int] | None, reach: int | None,
+                 inside: Sequence[frozenset[int]] | None = None,
+                 starts: Sequence[frozenset[int]] | None = None) -> None:
+        from stdlib.jumps import looking_back
 
-        rays = env.topology.rays
-        no_piece = env.no_piece
         size = env.topology.size
         # Per attacker role, per site: the rays looked along, back against each direction
-        # the attacker moves in, each cut short at the first special site.
+        # the attacker moves in, each cut short at the first special site (and where a piece
+        # confined `inside` its sites could not have come from). A step from some sites only
+        # (`starts`): only rays from those.
         looks: list[list[tuple[tuple[int, ...], ...]]] = []
         for role in range(len(env.roles)):
             ds = dirs(role) if callable(dirs) else dirs
             per_site: list[tuple[tuple[int, ...], ...]] = []
             for s in range(size):
-                lines = []
-                for d in ds:
-                    o = OPPOSITE.get(d)
-                    if o not in rays:
-                        continue
-                    ray = rays[o][s][:reach]
-                    cut = next((i for i, t in enumerate(ray) if t in no_piece), len(ray))
-                    if cut:
-                        lines.append(ray[:cut])
+                lines = looking_back(env, ds, s, reach,
+                                     inside[role] if inside is not None else None)
+                if starts is not None:
+                    lines = [ray for ray in lines if ray[0] in starts[role]]
                 per_site.append(tuple(lines))
             looks.append(per_site)
         self.looks = looks
@@ -928,13 +965,6 @@ class RayAttacks(AttackTest):
 
     def lines(self, role: int, site: int) -> tuple[Line, ...] | None:
         return self._lines[role][site]
-
-
-def ray_attacks(env: Env, dirs: tuple[str, ...] | Callable[[int], tuple[str, ...]],
-                kinds: frozenset[int] | None, reach: int | None) -> Attacks:
-    """Whether a step or slide capturing by replacement (of the `kinds`, `reach` sites at
-    most) lets a piece of the attacker take on a site (a RayAttacks)."""
-    return RayAttacks(env, dirs, kinds, reach)
 
 
 class LeapAttacks(AttackTest):
@@ -964,6 +994,7 @@ class AnyAttacks(AttackTest):
     def __init__(self, tests: list[Attacks]) -> None:
         self.tests = tests
         self._lines: dict[tuple[int, int], tuple[Line, ...] | None] = {}
+        self._screened: dict[tuple[int, int], tuple[ScreenedLine, ...]] = {}
         # When every test looks along rays or leaps: per role, per site, the tests' rays
         # merged (rays in one direction are one ray: the board values that attack from each
         # distance along it) and their leaps (site, values), made when first asked.
@@ -1070,22 +1101,42 @@ class AnyAttacks(AttackTest):
                 self._lines[key] = tuple(merged.items())
         return self._lines[key]
 
+    def screened(self, role: int, site: int) -> tuple[ScreenedLine, ...]:
+        key = (role, site)
+        found = self._screened.get(key)
+        if found is None:
+            found = self._screened[key] = tuple(
+                line for test in self.tests if isinstance(test, AttackTest)
+                for line in test.screened(role, site))
+        return found
+
 
 @ludeme("leap")
 def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
-         from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
+         from_: Region | None = None, of: str | None = None, path: Direction | None = None,
+         within: Region | None = None, if_: Cond | None = None,
          unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (with of:, only its pieces of that kind) straight to the
     site `across` columns and `up` rows away, in any of the eight ways those can be turned
     and mirrored, whatever lies between, onto a site holding `to:` (empty or an enemy piece,
     captured, by default): a knight's move is (leap 1 2). Boards whose sites lie on a grid
-    only. Written `from-to`.
+    only. With within:, only onto the region's sites (see step). Written `from-to`.
 
-    (leap 1 2 of:"Knight")"""
+    With path:, the piece does not jump: it goes by the sites between, the orthogonal
+    steps first then the diagonal ones (path:Orthogonal) or the other way round
+    (path:Diagonal), and a piece on any of them blocks it (a lame leaper): the xiangqi horse,
+    (leap 1 2 path:Orthogonal), is blocked by a piece next to it, on its leg; the elephant,
+    (leap 2 2 path:Diagonal), by one on the point between, its eye.
+
+    (leap 1 2 of:"Horse" path:Orthogonal)"""
     from stdlib.logic import cell_test
 
     if across < 0 or up < 0 or across + up == 0:
         env.error("a leap goes some distance: two numbers, 0 or more, not both 0")
+    if path is not None or within is not None:
+        from stdlib.jumps import lame_leap
+
+        return lame_leap(env, across, up, to, from_, of, path, within, if_, unless)
     xy = env.topology.xy
     at = {(round(x), round(y)): s for s, (x, y) in enumerate(xy)}
     offsets = sorted({(sx * a, sy * b) for a, b in ((across, up), (up, across))
@@ -1138,10 +1189,10 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
                         return out
         return out
 
-    within = parts_of(from_).static if from_ is not None else None
+    starting = parts_of(from_).static if from_ is not None else None
 
     def pairs(mover: int) -> frozenset[tuple[int, int]]:
-        return frozenset((s, t) for s in range(size) if within is None or s in within
+        return frozenset((s, t) for s in range(size) if starting is None or s in starting
                          for t in targets[s] if t not in no_piece)
     chosen = scan if origins.known is None or not fast else generate
     given = mark(chosen)

@@ -18,9 +18,10 @@ Parts come in two sorts:
 
 - **wording** (`why`, `why_not`, `live`, `source`, `description`): what refusals and end
   reasons say. Without it a message is plainer, never wrong.
-- **facts** (`static`, `static_site`): that a region or a site is the same in every
-  position, and which. Where the rules need a fixed region (the start position, the regions a
-  connection joins) a ludeme without the fact is refused with a located error.
+- **facts** (`static`, `static_site`, `by_mover`): that a region or a site is the same in
+  every position (or depends on the mover alone), and which. Where the rules need a fixed
+  region (the start position, the regions a connection joins, where a piece is confined) a
+  ludeme without the fact is refused with a located error.
 - **hints** (every other part): what lets a reader take a shortcut — what a condition reads
   for a candidate site, that a number is a literal, the kinds of move a generator makes, the
   sites its moves can join, how to tell an attack from the attacked site, a screen that
@@ -74,6 +75,9 @@ class Parts:
     quiet: Callable[[Ctx], Any] | None = None  # the condition judged saying nothing
     static: frozenset[int] | None = None  # a region's sites, the same in every position
     static_site: int | None = None  # a site expression's site, the same in every position
+    # A region that depends on nothing but the mover (a region each role owns): its sites
+    # for each mover, by role index.
+    by_mover: tuple[frozenset[int], ...] | None = None
     single_site: Any = None  # a region of one site: the site expression it is made of
     site_var: str | None = None  # a bound site variable ("to", "frm", "site")
     is_mover: bool = False  # a role expression that is the mover
@@ -100,7 +104,7 @@ class Parts:
 
 
 WORDING = frozenset({"why", "why_not", "live", "source", "description"})
-FACTS = frozenset({"static", "static_site"})
+FACTS = frozenset({"static", "static_site", "by_mover"})
 HINTS = frozenset(f.name for f in fields(Parts)) - WORDING - FACTS
 
 class _Withheld(Parts):

@@ -21,6 +21,7 @@ from stdlib.movekinds import (
     written_as_first_site,
 )
 from stdlib.moves import accept, kinded
+from stdlib.parts import mark
 from stdlib.regions import static
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, MAX_PILE, Ctx, Env, Move
@@ -64,6 +65,8 @@ def sites_named(env: Env, name: str, role: RoleExpr | None = None) -> Region:
 
     def region(ctx: Ctx) -> Collection[int]:
         return per_role[role(ctx) if role is not None else ctx.mover]
+    if role is None:  # the mover's: the same in every position for a given mover
+        mark(region).by_mover = tuple(frozenset(sites) for sites in per_role)
     return region
 
 
