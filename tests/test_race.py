@@ -189,3 +189,15 @@ def test_capture_to_names_a_region() -> None:
     with pytest.raises(Exception, match='capture-to: no region named "Pen"'):
         parse_game(SMALL.replace('(advance "Way" capture-to:"Yard")',
                                  '(advance "Way" capture-to:"Pen")'))
+
+
+def test_the_two_dice_example_uses_each_die_in_turn() -> None:
+    game = load_game(ROOT / "examples" / "two-dice-race.game")
+    state = game.initial_state().play("roll:1,3")
+    assert moves(state) == ["a1-b1", "a1-d1"]  # a 1 enters on the start, a 3 two sites on
+    after = state.play("a1-b1")
+    assert after.mover == "A" and after.dice == (3,)
+    assert moves(after) == ["a2-d1", "b1-d2"]
+    assert after.play("b1-d2").is_chance
+    found = game.playouts(30, seed=2)
+    assert sum(w is not None for w in found.winners) >= 25
