@@ -1,9 +1,11 @@
 """What the benchmark scripts share: the random-game loops they time, the timing loop, and how
 rates and tables are printed.
 
-Every loop returns the number of moves (plies) it made. The ludeme loops stop at `bound` moves
-when a game does not end (the scripts pass `game.playout`'s bound, 20 moves per site), and when
-no move is possible; an OpenSpiel game ends by its own rules.
+Every loop returns the number of moves (plies) it made; chance outcomes (dice) count as
+moves and are drawn with their probabilities, as `game.playout` draws them. The ludeme loops
+stop at `bound` moves when a game does not end (the scripts pass `game.playout`'s bound, 20
+moves per site, unless a game needs more), and when no move is possible; an OpenSpiel game
+ends by its own rules.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ def public_playout(game: Game, rng: random.Random, bound: int) -> int:
     state = game.initial_state()
     plies = 0
     while not state.is_over and plies < bound:
+        if state.is_chance:  # dice: an outcome drawn by its probability
+            state = state.play(game.draw(state, rng))
+            plies += 1
+            continue
         moves = state.legal_moves()
         if not moves:
             break
@@ -42,6 +48,10 @@ def action_playout(game: Game, rng: random.Random, bound: int | None = None) -> 
     state = game.initial_state()
     plies = 0
     while not state.is_over and (bound is None or plies < bound):
+        if state.is_chance:  # dice: an outcome drawn by its probability
+            state = state.play(game.draw(state, rng))
+            plies += 1
+            continue
         actions = state.legal_actions()
         if not actions:
             break
@@ -56,6 +66,17 @@ def spiel_playout(game: Any, rng: random.Random) -> int:
     state = game.new_initial_state()
     plies = 0
     while not state.is_terminal():
+        if state.is_chance_node():  # dice: an outcome drawn by its probability
+            outcomes = state.chance_outcomes()
+            point, chosen = rng.random(), outcomes[-1][0]
+            for outcome, probability in outcomes:
+                point -= probability
+                if point < 0:
+                    chosen = outcome
+                    break
+            state.apply_action(chosen)
+            plies += 1
+            continue
         actions = state.legal_actions()
         if not actions:  # a rule the game leaves out (Breakthrough: a player who cannot move)
             break

@@ -286,6 +286,7 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
         assert isinstance(neutral, PiecesSection)
         neutral_decls = neutral.pieces
     counted: list[int] = []  # kinds a site may hold several of, by their board values
+    counted += [r + 1 for r, p in enumerate(players.players) if p.many]  # a role's stacks
     for piece_decl in neutral_decls:
         if piece_decl.many:
             counted.append(len(pieces) + 1)
@@ -293,6 +294,8 @@ def compile_game(expansion: Expansion, registry: Mapping[str, LudemeSpec],
     by_name = {p.name: p.value for p in pieces}
     for r, decl in enumerate(players.players):  # the roles' further kinds (a king, ...)
         for kind_decl in decl.kinds:
+            if kind_decl.many:
+                counted.append(len(pieces) + 1)
             pieces.append(PieceType(kind_decl.name, kind_decl.symbol, r, len(pieces) + 1))
     for r, decl in enumerate(players.players):
         if decl.on:

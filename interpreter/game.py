@@ -377,6 +377,10 @@ class TurnInProgress:
         if self.game._zobrist is not None:
             state.zhash ^= kinds.key(self.mover, kind, n) ^ kinds.key(self.mover, kind, n - 1)
 
+    def set_mover(self, role: int) -> None:
+        if self.state is not None and not self.trying:
+            self.state.to_move = role
+
     def use_die(self, value: int) -> None:
         state = self.state
         if state is not None and value in state.dice:

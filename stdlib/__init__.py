@@ -23,11 +23,12 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     moves,
     oriented,
     patterns,
-    race,
     promotion,
+    race,
     regions,
     sowing,
     structure,
+    tables,
     turns,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme

@@ -21,9 +21,10 @@ from stdlib.movekinds import Block, Key, MoveKind, NotationError, SiteOf, Syntax
 from stdlib.moves import kinded, kinds_named
 from stdlib.parts import mark
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, Move
-from stdlib.statefields import Keys, StateField, declare
+from stdlib.runtime import EMPTY, Ctx, Env, Move, every_move
+from stdlib.statefields import Keys, StateField, Turns, declare
 from stdlib.steps import Action, ChanceDecision, Turn
+from stdlib.tables import BEAR_OFF, ENTER
 from stdlib.types import CellKind, Cond, Moves
 
 MAX_DICE = 8  # dice in one roll
@@ -144,27 +145,48 @@ class UseDie(Action):
         turn.use_die(self.value)
 
 
+class SetMover(Action):
+    """The turn is `role`'s from now on (who won the opening roll)."""
+
+    __slots__ = ("role",)
+
+    def __init__(self, role: int) -> None:
+        self.role = role
+
+    def apply(self, turn: Turn) -> None:
+        turn.set_mover(self.role)
+
+
 # Rolling ----------------------------------------------------------------------------------------
 
 
 class Roll(ChanceDecision):
-    """The decision of (roll ...): its outcomes are made once per game."""
+    """The decision of (roll ...): its outcomes are made once per game (and those of the
+    opening roll, on the game's first turn, when it has one)."""
 
-    def __init__(self, outcomes: list[tuple[Move, Fraction]]) -> None:
+    def __init__(self, outcomes: list[tuple[Move, Fraction]],
+                 opening: list[tuple[Move, Fraction]] | None = None) -> None:
         self._outcomes = outcomes
         self._moves = [move for move, _ in outcomes]
+        self._opening = opening
+        self._opening_moves = [move for move, _ in opening or ()]
         mark(self).kinds = frozenset({"roll"})
 
+    def _first(self, ctx: Ctx) -> bool:
+        return self._opening is not None and ctx.state is not None and ctx.state.turn == 0
+
     def outcomes(self, ctx: Ctx) -> list[tuple[Move, Fraction]]:
+        if self._first(ctx):
+            return self._opening  # type: ignore[return-value]
         return self._outcomes
 
     def __call__(self, ctx: Ctx) -> list[Move]:
-        return self._moves
+        return self._opening_moves if self._first(ctx) else self._moves
 
 
 @ludeme("roll")
 def roll(env: Env, dice: int = 1, *, faces: int = 6, doubles: int = 1,
-         ordered: bool = False) -> Moves:
+         ordered: bool = False, opening: bool = False) -> Moves:
     """A decision made by chance: `dice` dice of `faces` faces are rolled (each face equally
     likely). The position before it is a chance position; its moves are the outcomes, written
     `roll:` and the values — ascending, since the order of the dice does not matter, unless
@@ -172,7 +194,13 @@ def roll(env: Env, dice: int = 1, *, faces: int = 6, doubles: int = 1,
     `dice: 3 5`) until moves use them or the turn ends; with doubles:N, a roll whose dice all
     show the same value gives N times as many to use (backgammon's doubles: doubles:2).
 
-    (roll 2 faces:6 doubles:2)"""
+    With opening:true the game's first roll decides who starts, as in backgammon: one die
+    per role, rolled again until no two are equal; the role with the highest die takes the
+    first turn and plays the values rolled. Its outcomes are written in the roles' order
+    (`roll:5,3`: the first role 5, the second 3); position text then counts the turns
+    (`turns:`).
+
+    (roll 2 faces:6 doubles:2 opening:true)"""
     if not 1 <= dice <= MAX_DICE:
         env.error(f"(roll ...) rolls from 1 to {MAX_DICE} dice, not {dice}")
         dice = 1
@@ -197,7 +225,28 @@ def roll(env: Env, dice: int = 1, *, faces: int = 6, doubles: int = 1,
         move = Move("roll", values, (), env.names, (SetDice(kept),))
         outcomes.append((move, Fraction(ways, total)))
     assert sum(p for _, p in outcomes) == 1
-    return Roll(outcomes)
+    first = None
+    if opening:
+        if dice != len(env.roles):
+            env.error(f"an opening roll rolls one die per role: {len(env.roles)}, not {dice}")
+        else:
+            env.uses_turns = True
+            declare(env, Turns())
+            first = _opening(env, dice, faces)
+    return Roll(outcomes, first)
+
+
+def _opening(env: Env, dice: int, faces: int) -> list[tuple[Move, Fraction]]:
+    """The outcomes of an opening roll: one die per role, all different, each way equally
+    likely; the role with the highest die moves."""
+    ways = [v for v in itertools.product(range(1, faces + 1), repeat=dice)
+            if len(set(v)) == dice]
+    out = []
+    for values in ways:
+        starter = values.index(max(values))
+        move = Move("roll", values, (), env.names, (SetDice(values), SetMover(starter)))
+        out.append((move, Fraction(1, len(ways))))
+    return out
 
 
 # Reading the dice -------------------------------------------------------------------------------
@@ -219,21 +268,36 @@ def dice_left() -> Cond:
 
 @ludeme("move-by-die")
 def move_by_die(env: Env, track: str, *, of: str | None = None,
-                to: CellKind = "EmptyOrEnemy") -> Moves:
+                to: CellKind = "EmptyOrEnemy", blocks: int = 0, bar: str | None = None,
+                off: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (of the kind named by `of:`, or any) along its role's
     named track by the value of one unused die, which the move uses up. The piece must be on
-    the track and land on it (past the end of a track that does not loop, it cannot move);
-    the site it lands on must hold what `to:` says (an enemy piece there is captured: taken
-    off the board). Dice of the same value give the same moves once.
+    the track and land on it (past the end of a track that does not loop, it cannot move,
+    unless borne off: see off:); the site it lands on must hold what `to:` says (an enemy
+    piece there is captured: taken off the board). Dice of the same value give the same moves
+    once.
 
-    (move-by-die "Track" to:EmptyOrEnemy)"""
+    Stacks (pieces declared pile:true): one piece of a stack moves, and it may land on a
+    stack of its own kind, which grows. With blocks:N an enemy stack of N or more pieces
+    blocks the site (backgammon's made point: blocks:2); a smaller one is captured whole.
+
+    With bar:"Bar" (a region naming one site per role, the first site of the role's track),
+    captured pieces go to their owner's site of that region, stacked, instead of leaving the
+    board; the mover's pieces there must all enter before any other piece moves, and a move
+    from there is written `bar-20`. With off:, a piece may be borne off (taken off the board,
+    written `6-off`) while the condition holds: by a die that takes it exactly past the end of
+    the track, or by a higher one when no piece of the mover's is further back along it (the
+    smallest such die is used).
+
+    (move-by-die "Way" blocks:2 bar:"Bar"
+      off:(= (count (difference (sites Occupied Mover) (sites Named "Home"))) 0))"""
     from stdlib.sowing import role_tracks
 
     tracks = role_tracks(env, track, "(move-by-die ...)")
     if tracks is None:
         tracks = [((), False)] * len(env.roles)
     kinds = kinds_named(env, of)
-    owner = env.owner
+    owner, count_of = env.owner, env.count_of
     # Per role: each site's place on its track (-1: not on it).
     places = []
     for order, _ in tracks:
@@ -241,17 +305,35 @@ def move_by_die(env: Env, track: str, *, of: str | None = None,
         for i, s in enumerate(order):
             place[s] = i
         places.append(place)
-    made: dict[tuple[int, int, int, int], Move] = {}
+    bars = _bar_sites(env, bar, tracks) if bar is not None else None
+    # The board value of a stack of n of a kind (by the kind's value), and each value's kind.
+    piles = env.piles
+    kind_of = [env.kind_of(v) for v in range(len(env.pieces) + 1)]
 
-    def allowed(ctx: Ctx, t: int) -> bool:
-        v = ctx.board[t]
-        if to == "Empty":
-            return v == EMPTY
-        if to == "Enemy":
-            return v != EMPTY and owner[v] >= 0 and owner[v] != ctx.mover
-        if to == "Any":
-            return True
-        return v == EMPTY or (owner[v] >= 0 and owner[v] != ctx.mover)  # EmptyOrEnemy
+    def stacked(kind: int, n: int) -> int:
+        """The board value of n pieces of a kind on one site (-1: more than a site holds)."""
+        if n == 0:
+            return EMPTY
+        table = piles.get(kind)
+        if table is None:
+            return kind if n == 1 else -1
+        return table[n] if n < len(table) else -1
+
+    values = range(len(env.pieces) + 1)
+    # What a site holds once one piece of its stack leaves it, and with one more come.
+    less = [EMPTY if v == EMPTY else stacked(kind_of[v], count_of[v] - 1)
+            if kind_of[v] in piles else env.left_behind(v) for v in values]
+    more = [stacked(kind_of[v], count_of[v] + 1) if v and kind_of[v] in piles else -1
+            for v in values]
+    made: dict[tuple[Any, ...], Move] = {}
+
+    def move_of(kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
+                die: int) -> Move:
+        key = (kind, changes, die)
+        move = made.get(key)
+        if move is None:
+            move = made[key] = Move(kind, sites, changes, env.names, (UseDie(die),))
+        return move
 
     def generate(ctx: Ctx) -> list[Move]:
         state = ctx.state
@@ -261,30 +343,226 @@ def move_by_die(env: Env, track: str, *, of: str | None = None,
         mover, board = ctx.mover, ctx.board
         order, loop = tracks[mover]
         place = places[mover]
+        end = len(order)
+        starts: Sequence[int] = order
+        entering = -1
+        if bars is not None:
+            b = bars[mover]
+            if board[b] != EMPTY and owner[board[b]] == mover:
+                starts, entering = (b,), b
+        may_off: bool | None = None  # off:'s verdict, judged when first needed
+        rear = -1  # the place along the track of the mover's rearmost piece, when needed
+        borne: set[int] = set()  # sites borne off from already (by a smaller die)
         out: list[Move] = []
         for v in sorted(set(dice)):
-            for s in order:
+            for s in starts:
                 value = board[s]
                 if value == EMPTY or owner[value] != mover or \
-                        (kinds is not None and value not in kinds):
+                        (kinds is not None and kind_of[value] not in kinds):
                     continue
+                kind = kind_of[value]
+                left = less[value]
                 i = place[s] + v
-                if i >= len(order):
-                    if not loop:
+                if i >= end and not loop:
+                    if off is None or s in borne:
                         continue
-                    i %= len(order)
-                t = order[i]
-                if t == s or not allowed(ctx, t):
+                    if i > end:  # a higher die bears off only the rearmost piece
+                        if rear < 0:
+                            rear = next(p for p, r in enumerate(order)
+                                        if board[r] != EMPTY and owner[board[r]] == mover)
+                        if place[s] > rear:
+                            continue
+                    if may_off is None:
+                        may_off = bool(off(ctx))
+                    if not may_off:
+                        continue
+                    borne.add(s)
+                    out.append(move_of(BEAR_OFF.name, (s,), ((s, left),), v))
+                    if ctx.probe:
+                        return out
                     continue
-                key = (s, t, value, v)
-                move = made.get(key)
-                if move is None:
-                    move = made[key] = Move("move", (s, t),
-                                            ((s, env.left_behind(value)), (t, value)),
-                                            env.names, (UseDie(v),))
-                out.append(move)
+                t = order[i % end]
+                if t == s:
+                    continue
+                target = board[t]
+                changes: tuple[tuple[int, int], ...]
+                if target == EMPTY:
+                    if to == "Enemy":
+                        continue
+                    changes = ((s, left), (t, kind))
+                elif owner[target] == mover:
+                    grown = more[target]
+                    if grown < 0 or kind_of[target] != kind or to == "Empty":
+                        continue
+                    changes = ((s, left), (t, grown))
+                elif owner[target] >= 0:  # an enemy's
+                    if to == "Empty" or (blocks and count_of[target] >= blocks):
+                        continue
+                    if bars is None:
+                        changes = ((s, left), (t, kind))
+                    else:
+                        home = bars[owner[target]]
+                        there = board[home]
+                        n = count_of[target] + (count_of[there] if there != EMPTY else 0)
+                        sent = stacked(kind_of[target], n)
+                        if sent < 0:
+                            continue
+                        changes = ((s, left), (t, kind), (home, sent))
+                else:
+                    if to != "Any":
+                        continue
+                    changes = ((s, left), (t, kind))
+                out.append(move_of(ENTER.name if s == entering else "move", (s, t), changes,
+                                   v))
                 if ctx.probe:
                     return out
         return out
-    return kinded(generate, "move")
+    return kinded(generate, "move", *((ENTER.name,) if bar is not None else ()),
+                  *((BEAR_OFF.name,) if off is not None else ()))
 
+
+def _bar_sites(env: Env, name: str, tracks: list[tuple[tuple[int, ...], bool]]
+               ) -> list[int] | None:
+    """Each role's bar: its one site of the named region, the first of its track."""
+    owners = env.regions.get(name)
+    if owners is None or None in owners:
+        env.error(f'bar:"{name}" needs a region "{name}" of one site for each role '
+                  "(declared with (region ... owner:))")
+        return None
+    out = []
+    for r, role in enumerate(env.roles):
+        sites = owners.get(r, ())
+        if len(sites) != 1 or not tracks[r][0] or tracks[r][0][0] != sites[0]:
+            env.error(f'bar:"{name}": {role}\'s bar must be one site, the first of its track')
+            return None
+        out.append(sites[0])
+    return out
+
+
+# Using as many dice as possible -----------------------------------------------------------------
+
+
+class _Trial:
+    """A Turn for trying moves on a position's own board during a search: it makes site
+    changes and uses dice, and puts everything back with `undo`."""
+
+    __slots__ = ("board", "state", "log")
+
+    def __init__(self, board: list[int], state: Any) -> None:
+        self.board = board
+        self.state = state
+        self.log: list[tuple[int, int]] = []
+
+    def change(self, changes: tuple[tuple[int, int], ...]) -> None:
+        board, log = self.board, self.log
+        for s, v in changes:
+            log.append((s, board[s]))
+            board[s] = v
+
+    def use_die(self, value: int) -> None:
+        dice = list(self.state.dice)
+        dice.remove(value)
+        self.state.dice = tuple(dice)
+
+    def set_dice(self, values: tuple[int, ...]) -> None:
+        self.state.dice = values
+
+    def add_score(self, role: int, amount: int) -> None:
+        pass
+
+    def again(self) -> None:
+        pass
+
+    def mark(self, name: str) -> None:
+        pass
+
+    def refuse(self, reason: str) -> None:
+        pass
+
+    def from_hand(self, kind: int) -> None:
+        pass
+
+    def set_mover(self, role: int) -> None:
+        pass
+
+    def undo(self, mark: int) -> None:
+        board, log = self.board, self.log
+        while len(log) > mark:
+            s, old = log.pop()
+            board[s] = old
+
+
+def _die_of(move: Move) -> int:
+    for action in move.actions:
+        if isinstance(action, UseDie):
+            return action.value
+    return 0
+
+
+@ludeme("max-dice")
+def max_dice(moves: Moves, *, larger: bool = True) -> Moves:
+    """The moves (each using a die, as (move-by-die ...) makes them) after which the turn can
+    go on to use the most dice: a player must use as many of the dice as the rules let them,
+    and, with larger:true, when only one die of a roll can be used, the larger one if it can.
+    Each move is judged by searching the rest of the turn — the same moves, while dice are
+    left — on the position itself (made and undone in place).
+
+    (first-of (max-dice (move-by-die "Way" blocks:2 bar:"Bar")) (pass))"""
+    def most(ctx: Ctx, trial: _Trial, budget: int) -> int:
+        """The most dice the moves can go on to use, up to `budget`, on ctx's board."""
+        best = 0
+        for move in moves(ctx):
+            mark_ = len(trial.log)
+            dice = ctx.state.dice
+            trial.change(move.changes)
+            for action in move.actions:
+                action.apply(trial)  # type: ignore[arg-type]
+            used = 1 if budget <= 1 else 1 + most(ctx, trial, budget - 1)
+            trial.undo(mark_)
+            ctx.state.dice = dice
+            if used > best:
+                best = used
+                if best >= budget:
+                    break
+        return best
+
+    def generate(ctx: Ctx) -> Sequence[Move]:
+        found = every_move(moves, ctx) if not ctx.probe else moves(ctx)
+        state = ctx.state
+        if ctx.probe or len(found) <= 1 or state is None:
+            return found  # a first move exists whenever any does
+        dice = state.dice
+        budget = len(dice)
+        if budget <= 1 and not (larger and len(set(dice)) > 1):
+            return found
+        trial = _Trial(ctx.board, state)
+        explain, ctx.explain = ctx.explain, None
+        state.trial += 1  # the board is not the position's for now (see Env.track)
+        scored = []
+        try:
+            for move in found:
+                trial.change(move.changes)
+                for action in move.actions:
+                    action.apply(trial)  # type: ignore[arg-type]
+                used = 1 if budget <= 1 else 1 + most(ctx, trial, budget - 1)
+                trial.undo(0)
+                state.dice = dice
+                scored.append(used)
+        finally:
+            trial.undo(0)
+            state.dice = dice
+            state.trial -= 1
+            ctx.explain = explain
+        best = max(scored)
+        kept = [m for m, used in zip(found, scored, strict=True) if used == best]
+        if best == 1 and larger and len(set(dice)) > 1:
+            high = max(_die_of(m) for m in kept)
+            kept = [m for m in kept if _die_of(m) == high]
+        if explain is not None:
+            for move in found:
+                if move not in kept:
+                    explain.setdefault(move.key, "the rest of the turn could then use fewer "
+                                       "dice (as many as possible must be used, the larger "
+                                       "one if only one can)")
+        return kept
+    return kinded(generate, moves)

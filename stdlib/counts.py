@@ -1,5 +1,5 @@
 """Counts on sites: piece kinds of which one site may hold several (seeds in a pit, declared
-`(piece ... pile:true)`).
+`(piece ... pile:true)`; a stack of a role's checkers, `(player ... pile:true)`).
 
 Such a site holds one board value per count: the kind's own value is its count of 1, and
 the values of counts 2 to MAX_PILE follow every other piece, each a PieceType with its
@@ -26,10 +26,16 @@ def add_counts(pieces: list[PieceType], kinds: list[int]) -> dict[int, tuple[int
         table = [EMPTY, first]
         for count in range(2, MAX_PILE + 1):
             table.append(len(pieces) + 1)
-            pieces.append(PieceType(kind.name, str(count), NEUTRAL, len(pieces) + 1,
-                                    count=count))
+            pieces.append(PieceType(kind.name, count_symbol(kind, count), kind.owner,
+                                    len(pieces) + 1, count=count))
         tables[first] = tuple(table)
     return tables
+
+
+def count_symbol(kind: PieceType, count: int) -> str:
+    """How position text writes `count` of a kind on one site: a neutral pile as its count
+    (`12`), a stack of a role's pieces as their symbol and the count (`W5`)."""
+    return str(count) if kind.owner == NEUTRAL else f"{kind.symbol}{count}"
 
 
 def use_counts(env: Env, tables: dict[int, tuple[int, ...]]) -> None:
@@ -46,6 +52,8 @@ def symbol_clash(kind: PieceType, counted: bool) -> str | None:
 
 
 def write_counts(pieces: list[PieceType], kinds: list[int]) -> None:
-    """A count of 1 is written 1, like the others: give the kinds that symbol."""
+    """A neutral pile's count of 1 is written 1, like the others: give the kinds that symbol
+    (one piece of a role's stack is written as the piece, `W`)."""
     for first in kinds:
-        pieces[first - 1] = replace(pieces[first - 1], symbol="1")
+        if pieces[first - 1].owner == NEUTRAL:
+            pieces[first - 1] = replace(pieces[first - 1], symbol="1")

@@ -56,6 +56,10 @@ class Turn(Protocol):
     def from_hand(self, kind: int) -> None:
         """One piece of hand kind `kind` leaves the mover's hand (stdlib/hands.py)."""
 
+    def set_mover(self, role: int) -> None:
+        """The turn is `role`'s from now on: its next decision is that role's, and play goes
+        on from that role when the turn ends (a roll that decides who starts)."""
+
 
 class Action(ABC):
     """One primitive action a move carries besides its site changes (`Move.actions`), applied

@@ -40,6 +40,12 @@ class PlayerDecl:
     kinds: tuple[PieceDecl, ...] = ()
     piece: str = ""  # the name of the role's own piece (default: the role's name)
     reuse: bool = True  # does a piece taken off the board go back to the hand?
+    pile: bool = False  # may a site hold several of the role's own pieces (a stack)?
+
+    @property
+    def many(self) -> bool:
+        """May a site hold several of the role's own pieces (a count, see stdlib/counts.py)?"""
+        return self.pile
 
 
 @dataclass(frozen=True)
@@ -146,7 +152,8 @@ def players(roles: list[PlayerT], *, pie: bool = False, first: str = "",
 @ludeme("player")
 def player(name: str, *, symbol: str = "", forward: Direction | None = None,
            sides: list[Side] | None = None, supply: int = 0, on: str = "",
-           kinds: list[PieceT] | None = None, piece: str = "", reuse: bool = True) -> PlayerT:
+           kinds: list[PieceT] | None = None, piece: str = "", reuse: bool = True,
+           pile: bool = False) -> PlayerT:
     """A role. `symbol` is its pieces' one-character symbol in position text (default: the
     name's first letter); `forward` the direction its pieces advance (for Forward, ...);
     `sides` the board sides it must connect (for (connected ...)); `supply` the number of
@@ -161,10 +168,13 @@ def player(name: str, *, symbol: str = "", forward: Direction | None = None,
     and symbol (a king besides the men): `piece:` places one, `of:` moves only those, and
     `(promote ...)` turns a piece into one. The role's own piece is named after the role, or
     by `piece:` (e.g. "Man", so that of:"Man" means every role's men).
+    With pile:true a site may hold a stack of any number of the role's own pieces (checkers
+    on a backgammon point; a kind of `kinds:` may say pile:true too): position text writes a
+    stack as the symbol and its count (`W5`; one piece is `W`), `(pieces-on Site)` reads it.
 
     (player "White" symbol:"w" forward:N kinds:{(piece "King" symbol:"W")})"""
     return PlayerDecl(name, symbol or name[:1], forward, tuple(sides or ()), supply, on,
-                      tuple(kinds or ()), piece, reuse)
+                      tuple(kinds or ()), piece, reuse, pile)
 
 
 @ludeme("pieces")
