@@ -101,6 +101,10 @@ PAIRS = [
           "forbids any repetition (superko) and has no turn limit.",),
          spiel_cutoff=True),
     Pair("chess", "chess.game", {}, "chess", {"chess960": False}),
+    Pair("shogi", "shogi.game", {"openspiel": True}, "shogi", {},
+         ("openspiel:true: OpenSpiel's entering-king rules (a king in the enemy zone wins with "
+          "28 points, both kings there draw); the file's default, the published rules, has "
+          "none.",)),
     Pair("checkers", "checkers.game", {"size": 8, "openspiel": True}, "checkers",
          {"rows": 8, "columns": 8},
          ("openspiel:true: 40 moves in a row without a capture draw, as in OpenSpiel.",)),
