@@ -14,9 +14,11 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     chess,
     connectivity,
     effects,
+    expressions,
     geometry,
     graphboards,
     gridlines,
+    groups,
     hands,
     history,
     logic,
@@ -28,7 +30,6 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     regions,
     sowing,
     structure,
-    tables,
     turns,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme

@@ -587,7 +587,11 @@ def is_(env: Env, kind: CellKind, site: SiteExpr) -> Cond:
 
         return _is_described(cell_table(env, var, holds), kind, where(site, env))
     cell = cell_test(env, kind)
-    return _is_described(lambda ctx: cell(ctx, site(ctx)), kind, where(site, env))
+
+    def test(ctx: Ctx) -> bool:
+        s = site(ctx)
+        return s >= 0 and cell(ctx, s)  # no site (off the board: -1) holds nothing
+    return _is_described(test, kind, where(site, env))
 
 
 _WHAT = {"Empty": "empty", "Occupied": "occupied", "Friend": "the mover's",

@@ -666,7 +666,7 @@ class Ctx:
     the sites the previous turn changed (None when unknown, e.g. after `from_text`)."""
 
     __slots__ = ("board", "mover", "to", "frm", "site", "state", "env", "owner", "explain",
-                 "last", "changed", "hands", "probe", "taken", "marks", "admit")
+                 "last", "changed", "hands", "probe", "taken", "marks", "admit", "direction")
 
     def __init__(self, board: list[int], mover: int, state: Any, env: Env,
                  owner: tuple[int, ...]) -> None:
@@ -675,6 +675,9 @@ class Ctx:
         self.to = -1
         self.frm = -1
         self.site = -1  # the site a per-site condition is judging (the constant Site)
+        # The direction of the move being tried, for expressions that read along it
+        # ((pieces-on-line)): "" when none.
+        self.direction = ""
         self.state = state
         self.env = env
         self.owner = owner
