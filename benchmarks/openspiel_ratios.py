@@ -74,6 +74,8 @@ class Pair:
     notes: tuple[str, ...] = ()
     # OpenSpiel ends its games after max_game_length() actions (ours, with these options, too)
     spiel_cutoff: bool = False
+    # The ludeme loops' bound on moves, where a game is longer than 20 moves per site
+    bound: int | None = None
 
 
 PAIRS = [
@@ -99,6 +101,10 @@ PAIRS = [
           "forbids any repetition (superko) and has no turn limit.",),
          spiel_cutoff=True),
     Pair("chess", "chess.game", {}, "chess", {"chess960": False}),
+    Pair("shogi", "shogi.game", {"openspiel": True}, "shogi", {},
+         ("openspiel:true: OpenSpiel's entering-king rules (a king in the enemy zone wins with "
+          "28 points, both kings there draw); the file's default, the published rules, has "
+          "none.",)),
     Pair("checkers", "checkers.game", {"size": 8, "openspiel": True}, "checkers",
          {"rows": 8, "columns": 8},
          ("openspiel:true: 40 moves in a row without a capture draw, as in OpenSpiel.",)),
@@ -128,6 +134,10 @@ PAIRS = [
           "max_game_length; the file's default loses perpetual check, draws any other third "
           "repetition and has no move limit.",),
          spiel_cutoff=True),
+    Pair("backgammon", "backgammon.game", {}, "backgammon", {},
+         ("Same turns, split differently: ours are a roll and a decision per die (about 300 "
+          "moves a game; the loops' bound is 5000 here), OpenSpiel's a roll and an action per "
+          "two dice (about 210).",), bound=5000),
     Pair("lines_of_action", "lines-of-action.game", {"openspiel": True}, "lines_of_action", {},
          ("openspiel:true: the mover wins when a move joins both sides, a player who cannot "
           "move loses, any repeated board draws and so does the 1000th move, OpenSpiel's "
@@ -193,7 +203,7 @@ def label(name: str, spiel: str) -> str:
 def measure(pair: Pair, game: Game, spiel_game: Any, seconds: float, runs: int,
             seed: int) -> Result:
     """`runs` rounds of short runs of the four loops, taken in turn."""
-    bound = 20 * len(game.sites)
+    bound = pair.bound or 20 * len(game.sites)
     plays: dict[str, tuple[Callable[[Any, Any], int], Any]] = {
         "openspiel": (spiel_playout, spiel_game),
         "public": (partial(public_playout, bound=bound), game),

@@ -30,6 +30,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     regions,
     sowing,
     structure,
+    tables,
     turns,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme
