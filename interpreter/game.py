@@ -956,8 +956,9 @@ class Game:
                 state.undo = {}
             self._make(state, move.changes)
             changed = move.changed
-            state.last = changed if state.step == 0 or state.last is None \
-                else state.last + changed
+            # (Unknown before this decision, as read from text in mid-turn: unknown still.)
+            state.last = changed if state.step == 0 else \
+                None if state.last is None else state.last + changed
             state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
             return self._end_turn(state, mover, False, ctx)
         board = state.board
@@ -1025,7 +1026,8 @@ class Game:
         if state.memory:
             state.memory = tuple([mem.update(before, board, changed, value) for mem, value
                                   in zip(self.env.memories, state.memory, strict=True)])
-        state.last = changed if state.step == 0 or state.last is None else state.last + changed
+        state.last = changed if state.step == 0 else \
+            None if state.last is None else state.last + changed
         state.turn_all_pass = state.turn_all_pass and move.kind == "pass"
         state.pie_open = False
         if step <= last_step:

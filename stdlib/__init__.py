@@ -31,6 +31,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     sowing,
     structure,
     tables,
+    transforms,
     turns,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme

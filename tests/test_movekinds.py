@@ -100,7 +100,10 @@ SAMPLES: dict[str, list[tuple[int, ...]]] = {
     "promotion": [(0, 1), (7, 6)],
     "roll": [(3,), (1, 6), (2, 2, 5)],  # a chance outcome: the values rolled
     "drop": [(0,), (8,)],  # a piece from the hand, e.g. P*a1
+    "transform": [()],  # a region turned: NE:cw (the kind says which)
 }
+# Members of families whose kinds are not named by one letter (move=Q, drop=P).
+FAMILY_MEMBERS: dict[str, tuple[str, ...]] = {"transform=": ("NE:cw", "Q1:flip")}
 
 
 def test_notation_round_trips_for_each_registered_kind() -> None:
@@ -110,7 +113,8 @@ def test_notation_round_trips_for_each_registered_kind() -> None:
     index = {n: i for i, n in enumerate(names)}
     assert {s.name for s in syntaxes()} <= SAMPLES.keys(), "add samples for a new syntax"
     for entry in move_kinds():
-        kinds = [entry.name + letter for letter in "QN"] if entry.family else [entry.name]
+        members = FAMILY_MEMBERS.get(entry.name, ("Q", "N"))
+        kinds = [entry.name + member for member in members] if entry.family else [entry.name]
         for kind in kinds:
             for sites in SAMPLES[entry.syntax.name]:
                 if entry.name == "sow":

@@ -55,7 +55,6 @@ random games (`test_a_wrong_rule_is_caught`).
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -227,17 +226,14 @@ def test_options_and_start_position_agree() -> None:
 
 
 def test_random_games_agree_with_openspiel() -> None:
-    """600 random games of `openspiel=True` (about 2 s): the legal moves, the mover, the end
+    """600 random games of `openspiel=True`: the legal moves, the mover, the end
     and the winner at every decision (tests/oracle.py)."""
     games = 600
-    started = time.perf_counter()
     summary = compare(checkers(openspiel=True), spiel_checkers(), checkers_action_map(8),
                       games=games, seed=11, label="checkers 8x8 openspiel:true")
-    elapsed = time.perf_counter() - started
     assert summary.games == games
     assert all(summary.wins.get(role, 0) > games // 5 for role in ROLES), summary
     assert summary.draws > games // 20, summary  # the 40-decision rule ends some games
-    assert elapsed < 20, f"{summary} took {elapsed:.1f} s"
 
 
 @dataclass

@@ -52,7 +52,6 @@ random games of `test_random_games_agree_with_openspiel`.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -300,17 +299,14 @@ def test_options_and_start_position_agree() -> None:
 
 
 def test_random_games_agree_with_openspiel() -> None:
-    """300 random games of `openspiel=True` (about 2 s): the legal moves, the mover, the end
+    """300 random games of `openspiel=True`: the legal moves, the mover, the end
     and the winner at every decision (tests/oracle.py)."""
     games = 300
-    started = time.perf_counter()
     summary = compare(morris(openspiel=True), spiel_morris(), morris_action_map(),
                       games=games, seed=21, label="nine men's morris openspiel:true")
-    elapsed = time.perf_counter() - started
     assert summary.games == games
     assert all(summary.wins.get(role, 0) > games // 5 for role in ROLES), summary
     assert summary.draws > games // 10, summary  # the 200-turn rule ends some games
-    assert elapsed < 20, f"{summary} took {elapsed:.1f} s"
 
 
 @dataclass

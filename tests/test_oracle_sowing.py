@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -263,26 +262,20 @@ def test_kalah_random_games_agree_with_openspiel() -> None:
     """600 random games of Kalah agree on the legal moves, the mover, the end and the winner
     at every decision (tests/oracle.py); both players win some and some are drawn."""
     games = 600
-    started = time.perf_counter()
     summary = compare(kalah(), spiel_kalah(), KALAH_MAP, games=games, seed=21, label="kalah")
-    elapsed = time.perf_counter() - started
     assert summary.games == games
     assert all(summary.wins.get(role, 0) > games // 4 for role in ROLES), summary
     assert summary.draws > games // 50, summary
-    assert elapsed < 10, f"{summary} took {elapsed:.1f} s"
 
 
 def test_oware_random_games_agree_with_openspiel() -> None:
     """400 random games of Oware agree on the legal moves, the mover, the end and the winner
     at every decision; both players win some and some are drawn."""
     games = 400
-    started = time.perf_counter()
     summary = compare(oware(), spiel_oware(), OWARE_MAP, games=games, seed=31, label="oware")
-    elapsed = time.perf_counter() - started
     assert summary.games == games
     assert all(summary.wins.get(role, 0) > games // 4 for role in ROLES), summary
     assert summary.draws > games // 50, summary
-    assert elapsed < 15, f"{summary} took {elapsed:.1f} s"
 
 
 @pytest.mark.parametrize("seeds", [1, 3, 5])

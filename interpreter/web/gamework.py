@@ -19,6 +19,7 @@ and compiles at most `tasks.compiled`'s cache of games.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -120,6 +121,22 @@ def remember(line: Line, game: Game, positions: list[State]) -> None:
         _kept.popitem(last=False)
 
 
+def rolled(game: Game, session: str, state: State, moves: list[str], roles: list[str],
+           positions: list[State]) -> State:
+    """Chance's decisions from `state` on (a roll of the dice), each drawn with its
+    probability and added to `moves` (made by the player about to move), `roles` and
+    `positions`; the position after them. A session's dice are seeded by its token and the
+    number of moves, so the same session rolls the same again after an undo."""
+    while state.is_chance:
+        rng = random.Random(f"{session}:{len(moves)}")
+        move = game.draw(state, rng)
+        roles.append(game.players[state.to_move])
+        state = game.apply(state, move)
+        moves.append(str(move))
+        positions.append(state)
+    return state
+
+
 def answer(game: Game, state: State, moves: list[str] | tuple[str, ...],
            roles: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     """A task's answer: the moves (and, for new ones, `roles`: who made each), who is to
@@ -147,7 +164,19 @@ def start(line: dict[str, Any]) -> dict[str, Any]:
         return {"checked": checked}
     ln = Line(ln.session, ln.text, ln.source, checked["values"], ln.start, ())
     game = game_of(ln)
-    return refusing(lambda: answer(game, position(game, ln), [], [], checked=checked))
+
+    def work() -> dict[str, Any]:
+        state = position(game, ln)
+        moves: list[str] = []
+        roles: list[str] = []
+        positions = [state]
+        state = rolled(game, ln.session, state, moves, roles, positions)
+        if moves:
+            remember(Line(ln.session, ln.text, ln.source, ln.options, ln.start,
+                          tuple(moves)), game, positions)
+        return answer(game, state, moves, roles, checked=checked)
+
+    return refusing(work)
 
 
 def view(line: dict[str, Any]) -> dict[str, Any]:
@@ -187,6 +216,7 @@ def play(line: dict[str, Any], move: str) -> dict[str, Any]:
             state = game.apply(state, found)
             played.append(str(found))
             positions.append(state)
+        state = rolled(game, ln.session, state, played, roles, positions)
         moves = ln.moves + tuple(played)
         kept = _kept[ln.session]
         remember(Line(ln.session, ln.text, ln.source, ln.options, ln.start, moves), game,
@@ -209,8 +239,16 @@ def undo(line: dict[str, Any], agents: dict[str, str]) -> dict[str, Any]:
         while True:
             back = Line(ln.session, ln.text, ln.source, ln.options, ln.start, ln.moves[:n])
             state = position(game, back)
-            if n == 0 or agents.get(person_to_move(game, state) or "") is None:
-                return answer(game, state, back.moves)
+            if n == 0 or (not state.is_chance
+                           and agents.get(person_to_move(game, state) or "") is None):
+                if not state.is_chance:
+                    return answer(game, state, back.moves)
+                # Back at a start that is chance's: its roll is made again (the same one).
+                moves, roles, positions = list(back.moves), list[str](), [state]
+                state = rolled(game, ln.session, state, moves, roles, positions)
+                remember(Line(ln.session, ln.text, ln.source, ln.options, ln.start,
+                              tuple(moves)), game, positions)
+                return answer(game, state, moves, roles)
             n -= 1
 
     return refusing(work)
@@ -314,14 +352,16 @@ def think(line: dict[str, Any], spec: str, seed: int) -> dict[str, Any]:
         report = getattr(agent, "report", None)
         mover = state.mover or ""
         after = game.apply(state, game.find(state, move))
-        moves = ln.moves + (str(move),)
+        played, roles, positions = [str(move)], [mover], [after]
+        after = rolled(game, ln.session, after, played, roles, positions)
+        moves = ln.moves + tuple(played)
         kept = _kept[ln.session]
         remember(Line(ln.session, ln.text, ln.source, ln.options, ln.start, moves), game,
-                 kept.positions + [after])
+                 kept.positions + positions)
         said = f"{mover} ({agent.name}) plays {move}"
         if report is not None:
             said += f" after {seconds:.1f} s ({report})"
-        return answer(game, after, moves, [mover], said=said)
+        return answer(game, after, moves, roles, said=said)
 
     return refusing(work)
 

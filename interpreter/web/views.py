@@ -43,6 +43,7 @@ def game_view(game: Game, state: State) -> dict[str, Any]:
         "options": {k: format_option(v) for k, v in game.options.items()},
         "svg": render_svg(state, caption=False), "status": status(game, state),
         "mover": state.mover, "over": state.is_over, "winner": state.winner,
+        "dice": list(state.dice),  # the dice rolled and not yet used
         "reason": state.reason if state.is_over else None,
         "legal": [clickable(m, names) for m in legal[:MAX_LISTED_MOVES]],
         "legal_count": len(legal),

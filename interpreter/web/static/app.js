@@ -187,6 +187,7 @@
     status.textContent = v.status + (v.stuck ? ` ${v.mover} has no legal move.` : "");
     status.className = v.over ? "over" : "";
     $("new-game").classList.toggle("after-end", !!v.over);
+    showDice(v);
     showMoves(v.moves);
     $("pass").hidden = !v.can_pass;
     $("swap").hidden = !v.can_swap;
@@ -197,6 +198,25 @@
     highlight();
     document.body.dataset.over = v.over ? "yes" : "no";
     maybeThink();
+  }
+
+  // The dice rolled and not yet used, as die faces; a new roll tumbles in.
+  let lastRoll = "";
+  function showDice(v) {
+    const box = $("dice");
+    const dice = v.dice || [];
+    box.hidden = dice.length === 0;
+    const faces = "\u2680\u2681\u2682\u2683\u2684\u2685";
+    box.textContent = dice.map((d) => (d >= 1 && d <= 6 ? faces[d - 1] : String(d))).join(" ");
+    const rolls = (v.moves || []).filter((m) => m.move.startsWith("roll:"));
+    const roll = `${rolls.length}:${rolls.length ? rolls[rolls.length - 1].move : ""}`;
+    if (dice.length && roll !== lastRoll) {
+      box.classList.remove("rolled");
+      void box.offsetWidth;  // restart the animation
+      box.classList.add("rolled");
+      box.title = `${rolls[rolls.length - 1].role} rolled ${rolls[rolls.length - 1].move.slice(5)}`;
+    }
+    lastRoll = roll;
   }
 
   // Small boards drawn larger; large ones (and the play pane) take the width there is.
