@@ -63,8 +63,16 @@ class Diagnostic:
         return f"{self.note}; {also}" if self.note else also
 
 
+# The most characters of a source line an error shows (a window around the caret), and of a
+# word or value it quotes from what a user gave.
+MAX_EXCERPT = 100
+MAX_QUOTED = 24
+
+
 def source_excerpt(text: str, span: Span) -> list[str]:
-    """The source line of `span` and a caret line marking its columns (on one line)."""
+    """The source line of `span` and a caret line marking its columns (on one line). A long
+    line is shown as a window of at most MAX_EXCERPT characters around the caret, '…' marking
+    what is left out."""
     lines = text.split("\n")  # the lexer counts lines by "\n" only
     if not 1 <= span.line <= len(lines):
         return []
@@ -75,7 +83,31 @@ def source_excerpt(text: str, span: Span) -> list[str]:
     else:
         width = 1
     width = max(1, min(width, len(line) - start)) if start < len(line) else 1
+    if len(line) > MAX_EXCERPT:
+        first = max(0, min(start - MAX_EXCERPT // 4, len(line) - MAX_EXCERPT))
+        shown = line[first:first + MAX_EXCERPT]
+        width = min(width, MAX_EXCERPT - (start - first))
+        before = "…" if first else ""
+        line = before + shown + ("…" if first + MAX_EXCERPT < len(line) else "")
+        start = start - first + len(before)
+    line = "".join(ch if ch.isprintable() else "?" for ch in line)
     return ["    " + line, "    " + " " * start + "^" * width]
+
+
+def bounded_reason(exc: Exception, limit: int = 4 * MAX_QUOTED + 40) -> str:
+    """An exception's message for a one-line error, at most about `limit` characters: a
+    reason given by another layer, which may quote what it was given."""
+    said = " ".join(str(exc).split())
+    return said if len(said) <= limit else said[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def snippet(value: str, limit: int = MAX_QUOTED) -> str:
+    """`value` quoted for a message, at most `limit` characters of it (then '…' and its
+    length), characters that do not print escaped: what a user gave, never a whole line of a
+    file."""
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit]) + f"… ({len(value)} characters)"
 
 
 def places(names: Sequence[str]) -> str:

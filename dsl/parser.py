@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from dsl.ast import Bool, Const, Float, Form, Int, Keyword, ListNode, Node, Param, Span, Str
-from dsl.errors import Diagnostic, RuleError
+from dsl.errors import Diagnostic, RuleError, snippet
 
 
 @functools.lru_cache(maxsize=1)
@@ -220,21 +221,50 @@ def _lark_error(exc: LarkError, text: str, path: str) -> Diagnostic:
         if tok.type == "$END":
             return Diagnostic(Span(path, exc.line or 1, exc.column or 1), "unexpected end of file")
         value = str(tok)
+        quoted = snippet(value)
         if tok.type == "KEYWORD":
-            msg = f"unexpected keyword argument '{value}' outside a form"
+            msg = f"unexpected keyword argument {quoted} outside a form"
         elif tok.type in ("NAME", "OPERATOR") and exc.expected - {"NAME", "OPERATOR", "STRING"}:
-            msg = f"unexpected name '{value}': a ludeme name must follow '('"
+            msg = f"unexpected name {quoted}: a ludeme name must follow '('"
         elif tok.type in ("RPAR", "RBRACE") and "RPAR" not in exc.expected:
-            msg = f"unexpected '{value}': a keyword argument needs a value after the ':'"
+            msg = f"unexpected {quoted}: a keyword argument needs a value after the ':'"
         elif exc.expected and exc.expected <= {"NAME", "OPERATOR", "STRING"}:
-            msg = f"expected a ludeme name after '(', found '{value}'"
+            msg = f"expected a ludeme name after '(', found {quoted}"
         else:
-            msg = f"unexpected '{value}'" + _describe_expected(exc.expected)
+            msg = f"unexpected {quoted}" + _describe_expected(exc.expected)
         end = (tok.end_column or tok.column + len(value)) if tok.column else 0
         return Diagnostic(Span(path, tok.line or 1, tok.column or 1, tok.line or 1, end), msg)
     if isinstance(exc, UnexpectedEOF):
         return Diagnostic(Span(path, 1, 1), "unexpected end of file")
     return Diagnostic(Span(path, 1, 1), f"cannot parse: {exc}")
+
+
+# Characters that no game file holds: control characters other than tab, newline, carriage
+# return and form feed.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def not_a_game_file(text: str, path: str) -> Diagnostic | None:
+    """Why `text` is not a game file at all, or None: text holding characters no game file
+    has (NUL and other control characters), or whose first word is not a form or a comment.
+    The diagnostic is said without the file's text: what is in it is not the user's."""
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        return Diagnostic(Span(path, line, 1), "this is not a game file: it holds control "
+                          f"characters ({bad.group()!r}) that no text of the language has")
+    line = 1
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("//"):
+            if stripped.startswith("("):
+                return None
+            column = len(raw) - len(raw.lstrip()) + 1
+            return Diagnostic(Span(path, line, column), "this is not a game file: a game "
+                              "file's text begins (after any // comments) with a form such as "
+                              "(game ...), (define ...) or (option ...)")
+        line += 1
+    return None
 
 
 def parse(text: str, path: str = "<string>") -> list[Node]:

@@ -15,7 +15,7 @@ from dsl.ast import Span
 from dsl.check import check
 from dsl.errors import Diagnostic, GameError, RuleError
 from dsl.expand import expand
-from dsl.parser import parse
+from dsl.parser import not_a_game_file, parse
 from interpreter.compile import compile_game
 from interpreter.errors import IllegalMoveError, PositionError
 from interpreter.files import read_text
@@ -27,7 +27,11 @@ __all__ = ["Game", "GameError", "IllegalMoveError", "Move", "Outcome", "Position
 
 
 def parse_game(text: str, source: str = "<string>", **options: object) -> Game:
-    """Parse, expand, check and compile a game file's text; options override its defaults."""
+    """Parse, expand, check and compile a game file's text; options override its defaults.
+    A text that is not a game file at all is refused in one line, without quoting it."""
+    foreign = not_a_game_file(text, source)
+    if foreign is not None:
+        raise RuleError([foreign])
     nodes = parse(text, source)
     expansion = expand(nodes, options, prelude=list(stdlib.prelude()), text=text, path=source,
                        strict=False)

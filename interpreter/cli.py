@@ -84,11 +84,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     history, moves = _resume(game, args.record)
     if moves:
         print(f"resuming the {len(moves)} moves in {args.record}")
-    try:
-        recorder = RecordWriter(args.record, game, args.file, moves)
-    except OSError as exc:
-        raise GameError(f"--record {args.record}: cannot write it: {exc.strerror or exc}") \
-            from None
+    recorder = RecordWriter(args.record, game, args.file, moves)  # GameError: cannot write
     return run(game, agents, recorder=recorder, history=history, moves=moves, seed=args.seed)
 
 
@@ -126,9 +122,12 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.position is not None:
         try:
             text = read_text(args.position)
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or str(exc)
-            raise GameError(f"--position {args.position}: cannot read it: {why}") from None
+        except OSError as exc:
+            raise GameError(f"--position {args.position}: cannot read it: "
+                            f"{exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise GameError(f"--position {args.position}: cannot read it: it is not UTF-8 "
+                            "text") from None
         try:
             state = game.from_text(text)
         except GameError as exc:

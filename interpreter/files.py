@@ -21,14 +21,24 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular file of at most `limit` bytes; OSError (with `strerror`
     saying why) or UnicodeDecodeError otherwise."""
     p = Path(path)
-    with p.open("rb") as f:  # opened once: what is checked is what is read
-        info = os.fstat(f.fileno())
+    if "\0" in str(path):
+        raise UnreadableFile(0, "a file name has no NUL character")
+    # Opened once, so that what is checked is what is read; without waiting, so that a named
+    # pipe is refused rather than waited on (reading a regular file is not changed by it).
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        os.close(fd)
         if stat.S_ISDIR(info.st_mode):
             raise UnreadableFile(0, "it is a directory")
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFile(0, "it is not a regular file")
-        if info.st_size > limit:
-            raise UnreadableFile(0, f"it is larger than {limit // (1024 * 1024)} MB")
+        raise UnreadableFile(0, f"it is larger than {limit // (1024 * 1024)} MB")
+    with os.fdopen(fd, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise UnreadableFile(0, f"it is larger than {limit // (1024 * 1024)} MB")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from dsl.errors import GameError, RuleError
+from dsl.errors import MAX_QUOTED, GameError, RuleError, snippet
 from interpreter import parse_game
 from interpreter.files import read_text
 from interpreter.game import Game, State
@@ -107,24 +107,27 @@ def parse_record(text: str, source: str = "<record>") -> Record:
                 name, eq, val = value.partition("=")
                 name, val = name.strip(), val.strip()
                 if not eq or not name:
-                    raise RecordError(source, number, f"option {value!r}: write it as "
+                    raise RecordError(source, number, "an option line is written "
                                       "'option: NAME=VALUE'")
                 if name in rec.options:
-                    raise RecordError(source, number, f"option {name!r} given twice")
+                    raise RecordError(source, number, f"option {snippet(name)} given twice")
                 rec.options[name] = val
                 rec.option_lines[name] = number
             else:
-                raise RecordError(source, number, f"unknown header key {key!r} (keys: game, "
-                                  "sha256, option)")
+                if not (rec.game or rec.sha256 or rec.options):
+                    raise RecordError(source, number, "this is not a ludeme record: a record "
+                                      "begins with 'game:' and 'sha256:' lines")
+                raise RecordError(source, number, f"unknown header key {snippet(key)} (keys: "
+                                  "game, sha256, option)")
             continue
         if colon:
-            raise RecordError(source, number, f"{line!r}: header lines ('key: value') must "
-                              "come before the moves")
+            raise RecordError(source, number, "header lines ('key: value') must come before "
+                              "the moves")
         if not rec.game:
             raise RecordError(source, number, "the record must begin with 'game:' and "
                               "'sha256:' lines before the moves")
         if len(line.split()) > 1:
-            raise RecordError(source, number, f"{line!r}: one move per line")
+            raise RecordError(source, number, f"one move per line, not {len(line.split())}")
         in_moves = True
         rec.moves.append((number, line))
     if not rec.game:
@@ -168,7 +171,9 @@ def replay(rec: Record, game: Game) -> tuple[list[State], list[str]]:
         try:
             move = game.find(states[-1], text)
         except GameError as exc:
-            raise RecordError(rec.source, number, str(exc)) from None
+            said = str(exc) if len(text) <= MAX_QUOTED else \
+                f"the move {snippet(text)} is not a move of this game"
+            raise RecordError(rec.source, number, said) from None
         states.append(game.apply(states[-1], move))
         moves.append(str(move))
     return states, moves
@@ -179,9 +184,10 @@ def read_record(path: str | Path) -> Record:
     source = str(path)
     try:
         text = read_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or str(exc)
-        raise RecordError(source, 1, f"cannot read the record: {why}") from None
+    except OSError as exc:
+        raise RecordError(source, 1, f"cannot read the record: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(source, 1, "cannot read the record: it is not UTF-8 text") from None
     return parse_record(text, source)
 
 
@@ -251,8 +257,14 @@ def save_record(path: str | Path, game: Game, game_path: str | Path, moves: list
                 final: State | None = None) -> None:
     """Write a whole record, replacing the file in one step (a crash leaves the old one)."""
     target = Path(path)
+    if "\0" in str(path):
+        raise OSError(0, "a file name has no NUL character")
     if not target.name or target.is_dir() or str(path).endswith(("/", os.sep)):
         raise IsADirectoryError(0, "it is a directory: name a file")
+    if target.exists() and not target.is_file():  # a device, a pipe: never replaced
+        raise OSError(0, "it is not a regular file")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(0, f"there is no directory {target.parent}")
     tmp = target.with_name(target.name + ".tmp")
     try:
         tmp.write_text(format_record(game, game_path, target, moves, final), encoding="utf-8")
@@ -282,9 +294,13 @@ class RecordWriter:
         self.file.flush()
 
     def rewrite(self, moves: list[str], final: State | None = None) -> None:
+        """Replace the record's moves; GameError (one line) if the file cannot be written."""
         self.close()
-        save_record(self.path, self.game, self.game_path, moves, final)
-        self.file = self.path.open("a", encoding="utf-8")
+        try:
+            save_record(self.path, self.game, self.game_path, moves, final)
+            self.file = self.path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise GameError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
         if self.file is not None:

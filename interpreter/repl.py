@@ -114,6 +114,9 @@ class Repl(cmd.Cmd):
             return super().onecmd(line)
         except GameError as exc:
             self.say(f"error: {exc}")
+        except OSError as exc:  # a file a command names (the record being kept, a picture)
+            where = f"{exc.filename}: " if exc.filename else ""
+            self.say(f"error: {where}{exc.strerror or exc}")
         except Exception as exc:  # the REPL survives anything; say what happened in one line
             self.say(f"internal error: {type(exc).__name__}: {exc}")
         return False

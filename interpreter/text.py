@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dsl.errors import MAX_QUOTED, bounded_reason, snippet
 from interpreter.errors import PositionError
 from stdlib.history import read_cells, write_cells
 from stdlib.runtime import EMPTY
@@ -116,7 +117,7 @@ def parse_position(game: Game, text: str) -> State:
             key, _, value = line.partition(":")
             key, written = key.strip().lower(), key.strip()
             if key in keys:
-                raise PositionError(f"line {number}: key '{written}' given twice")
+                raise PositionError(f"line {number}: key {snippet(written)} given twice")
             keys[key] = (number, value.strip())
             spelled[key] = written
         else:
@@ -135,18 +136,21 @@ def parse_position(game: Game, text: str) -> State:
             if special is not None:
                 if cell != special:
                     raise PositionError(f"line {number}: {topo.names[site]} is a special site, "
-                                        f"written {special!r}, not {cell!r}")
+                                        f"written {special!r}, not {snippet(cell)}")
                 continue
+            if len(cell) > MAX_QUOTED:
+                raise PositionError(f"line {number}: {snippet(cell)} at {topo.names[site]}: "
+                                    "no symbol of this game is that long")
             try:
                 board[site] = game.env.read_cell(cell, topo.names[site])
             except ValueError as exc:
-                raise PositionError(f"line {number}: {exc}") from None
+                raise PositionError(f"line {number}: {bounded_reason(exc)}") from None
     to_move = game.first
     if "mover" in keys:
         number, value = keys.pop("mover")
         if value not in game.players:
             raise PositionError(f"line {number}: mover must be one of {', '.join(game.players)}"
-                                f", not {value!r}")
+                                f", not {snippet(value)}")
         to_move = game.players.index(value)
     phase = len(game.phases) - 1
     if "phase" in keys:
@@ -154,7 +158,7 @@ def parse_position(game: Game, text: str) -> State:
         names = [p.name for p in game.phases]
         if value not in names:
             raise PositionError(f"line {number}: phase must be one of {', '.join(names)}, not "
-                                f"{value!r}")
+                                f"{snippet(value)}")
         phase = names.index(value)
     decisions = [i for i, (is_decision, _) in enumerate(game.turns[phase]) if is_decision]
     step = decisions[_int_key(keys, "decision", 1, 1, len(decisions)) - 1]
@@ -182,7 +186,7 @@ def parse_position(game: Game, text: str) -> State:
         try:
             before = read_cells(value, game.env.topology.index, symbol_table(game))
         except ValueError as exc:
-            raise PositionError(f"line {number}: before: {exc}") from None
+            raise PositionError(f"line {number}: before: {bounded_reason(exc)}") from None
     memory = []
     for mem in game.env.memories:
         if mem.key in keys:
@@ -190,7 +194,8 @@ def parse_position(game: Game, text: str) -> State:
             try:
                 memory.append(mem.parse(value))
             except ValueError as exc:
-                raise PositionError(f"line {number}: {mem.key}: {exc}") from None
+                raise PositionError(f"line {number}: {mem.key}: {bounded_reason(exc)}") \
+                    from None
         else:
             memory.append(None)
     memory = [value if value is None or mem.settle is None else mem.settle(board, to_move, value)
@@ -211,7 +216,7 @@ def parse_position(game: Game, text: str) -> State:
         keywords += [k for field in game.env.fields for k in field.keys(game.players)]
         keywords += [f"{game.hand_word} {role}" for role in game.players] if hands else []
         keywords += [mem.key for mem in game.env.memories]
-        raise PositionError(f"line {number}: unknown key '{spelled[key]}' "
+        raise PositionError(f"line {number}: unknown key {snippet(spelled[key])} "
                             f"(keys: {', '.join(keywords)})")
     if not step:  # in the middle of a turn, the end conditions are judged when it ends
         game.settle(state, game.previous(to_move))
@@ -243,7 +248,8 @@ def _int_key(keys: dict[str, tuple[int, str]], name: str, default: int, low: int
     try:
         n = int(value)
     except ValueError:
-        raise PositionError(f"line {number}: {name} must be a number, not {value!r}") from None
+        raise PositionError(f"line {number}: {name} must be a number, not {snippet(value)}") \
+            from None
     if not low <= n <= high:
         raise PositionError(f"line {number}: {name} must be between {low} and {high}")
     return n
@@ -257,4 +263,4 @@ def _bool_key(keys: dict[str, tuple[int, str]], name: str, default: bool) -> boo
         return True
     if value.lower() in NO:
         return False
-    raise PositionError(f"line {number}: {name} must be yes or no, not {value!r}")
+    raise PositionError(f"line {number}: {name} must be yes or no, not {snippet(value)}")

@@ -336,3 +336,82 @@ def test_validate_names_end_conditions_that_never_fired() -> None:
     assert out.returncode == 0, out.stderr
     assert "ended by a completed connection: 20" in out.stdout
     assert "never ended a game: every player passed in succession" in out.stdout
+
+
+# messages never echo a file's contents ----------------------------------------------------
+
+SECRET = "root:x:0:0:SECRET-4711:/root:/bin/bash"
+
+
+def said(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """What `ludeme ARGV` prints on stderr, run in-process; it must fail."""
+    from interpreter.cli import main
+
+    assert main(list(argv)) == 1
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [
+    SECRET + "\ndaemon:x:1:1\n",                       # a password file
+    "SECRET-4711 is not a game\n",                      # words
+    "// a comment first\n  SECRET-4711 (game)\n",      # after a comment
+    "(game SECRET-4711\x00\x01)\n",                    # control characters
+    "{SECRET-4711}\n",                                 # a list, not a form
+])
+def test_a_file_that_is_not_a_game_file_is_refused_without_quoting_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    path = tmp_path / "not.game"
+    path.write_text(content, encoding="utf-8")
+    for command in (["validate", str(path)], ["playout", str(path), "-n", "1"],
+                    ["render", str(path)], ["analyze", str(path), "-n", "1"]):
+        err = said(capsys, *command)
+        assert "SECRET" not in err and err.count("\n") == 1, err
+        assert "this is not a game file" in err, err
+
+
+def test_a_record_or_position_that_is_not_one_is_refused_without_quoting_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "passwd"
+    path.write_text(SECRET + "\n" + "SECRET-4711 " * 3 + "\n", encoding="utf-8")
+    err = said(capsys, "replay", str(path))
+    assert err == f"{path}:1: this is not a ludeme record: a record begins with 'game:' and " \
+        "'sha256:' lines\n"
+    err = said(capsys, "render", "games/tictactoe.game", "--position", str(path))
+    assert "SECRET" not in err and err.count("\n") == 1, err
+    grid = tmp_path / "grid.txt"
+    grid.write_text(". . .\n. SECRET-4711-" + "z" * 5000 + " .\n. . .\nmover: " + "y" * 5000 +
+                    "\n", encoding="utf-8")
+    err = said(capsys, "render", "games/tictactoe.game", "--position", str(grid))
+    assert len(err) < 200 and "(5012 characters)" in err and "no symbol" in err, err
+
+
+def test_a_record_quotes_at_most_a_bounded_move(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.record import text_hash
+
+    game = ROOT / "games" / "tictactoe.game"
+    head = f"game: {game}\nsha256: {text_hash(game.read_text(encoding='utf-8'))}\n"
+    rec = tmp_path / "long.rec"
+    rec.write_text(head + "b2\n" + "SECRET" * 2000 + "\n", encoding="utf-8")
+    err = said(capsys, "replay", str(rec))
+    assert err == f"{rec}:4: the move 'SECRETSECRETSECRETSECRET'… (12000 characters) is not " \
+        "a move of this game\n"
+    rec.write_text(head + "b2 SECRET-4711\n", encoding="utf-8")
+    assert said(capsys, "replay", str(rec)) == f"{rec}:3: one move per line, not 2\n"
+    rec.write_text(head + "b2\nSECRET: 4711\n", encoding="utf-8")
+    err = said(capsys, "replay", str(rec))
+    assert err == f"{rec}:4: header lines ('key: value') must come before the moves\n"
+
+
+def test_a_game_file_error_shows_a_bounded_window_of_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.game"
+    path.write_text('(game "T" (players {(player "X") (player "O")}) (board (square 3)) '
+                    "(play (place (sites Empty))) (end (if (full) (draw))) " + "zz" * 50_000 +
+                    ")\n", encoding="utf-8")
+    err = said(capsys, "validate", str(path))
+    first, source, caret = err.splitlines()
+    assert first == (f"{path}:1:122: unexpected name 'zzzzzzzzzzzzzzzzzzzzzzzz'… "
+                     "(100000 characters): a ludeme name must follow '('")
+    assert source.startswith("    …") and source.endswith("…") and len(source) <= 4 + 102
+    assert caret.index("^") == source.index("z") and len(caret) == len(source) - 1

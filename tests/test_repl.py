@@ -344,3 +344,59 @@ def test_console_two_ais() -> None:
     assert "Traceback" not in r.stdout + r.stderr
     assert "Game over" in r.stdout
     assert "no legal moves" in r.stdout
+
+
+# --- save and load say what went wrong in one line ----------------------------------------------
+
+def said_by(game: Game, script: str) -> list[str]:
+    """The lines the REPL printed for a script, without the boards and the status lines."""
+    out = io.StringIO()
+    Repl(game, {}, stdin=io.StringIO(script), stdout=out).cmdloop()
+    return [line.removeprefix("> ") for line in out.getvalue().splitlines()
+            if "error" in line or "saved" in line or "loaded" in line]
+
+
+def test_save_and_load_say_what_is_wrong_in_one_line(game: Game, tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "bin.rec").write_bytes(b"\xff\xfe\x00\x01")
+    (tmp_path / "nul.rec").write_bytes(b"game: x\x00\n")
+    script = "\n".join([
+        "save /", f"save {tmp_path}", f"save {tmp_path}/", f"save {tmp_path}/no/such/dir.rec",
+        f"save {tmp_path}/pipe",
+        "load /dev/zero", f"load {tmp_path}", f"load {tmp_path}/none.rec", f"load {tmp_path}/pipe",
+        f"load {tmp_path}/bin.rec", "load /etc/passwd", "quit"]) + "\n"
+    said = said_by(game, script)
+    assert said == [
+        "error: cannot write /: it is a directory: name a file",
+        f"error: cannot write {tmp_path}: it is a directory: name a file",
+        f"error: cannot write {tmp_path}/: it is a directory: name a file",
+        f"error: cannot write {tmp_path}/no/such/dir.rec: there is no directory "
+        f"{tmp_path}/no/such",
+        f"error: cannot write {tmp_path}/pipe: it is not a regular file",
+        "error: /dev/zero:1: cannot read the record: it is not a regular file",
+        f"error: {tmp_path}:1: cannot read the record: it is a directory",
+        f"error: {tmp_path}/none.rec:1: cannot read the record: No such file or directory",
+        f"error: {tmp_path}/pipe:1: cannot read the record: it is not a regular file",
+        f"error: {tmp_path}/bin.rec:1: cannot read the record: it is not UTF-8 text",
+        "error: /etc/passwd:1: this is not a ludeme record: a record begins with 'game:' and "
+        "'sha256:' lines",
+    ]
+    assert (tmp_path / "pipe").is_fifo() and not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_file_the_repl_keeps_that_cannot_be_written_is_one_line(game: Game,
+                                                                    tmp_path: Path) -> None:
+    from interpreter.record import RecordWriter
+
+    target = tmp_path / "kept.rec"
+    recorder = RecordWriter(target, game, TICTACTOE)
+    target.unlink()
+    (tmp_path / "kept.rec").mkdir()  # the record being kept becomes a directory
+    out = io.StringIO()
+    Repl(game, {}, stdin=io.StringIO(f"b2\nsave {tmp_path}/ok.rec\nload {tmp_path}/ok.rec\n"
+                                     "quit\n"), stdout=out, recorder=recorder).cmdloop()
+    recorder.close()
+    errors = [line for line in out.getvalue().splitlines() if "error" in line]
+    assert errors == [f"> error: cannot write {target}: it is a directory: name a file"]
