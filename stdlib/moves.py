@@ -436,7 +436,7 @@ def place(env: Env, region: Region, *, piece: str | None = None, if_: Cond | Non
     `capture:` changes other pieces as a consequence (e.g. (flank All)); with
     must-capture:true only placements that capture something are allowed.
 
-    (place (sites Empty) unless:(forms Crosscut))"""
+    (place (sites Empty) unless:(forms ("Crosscut")))"""
     names = env.names
     value_of = piece_value(env, piece)
     no_piece = env.no_piece
@@ -1330,7 +1330,7 @@ def pass_(env: Env) -> Moves:
     """The single move `pass`: the mover does nothing. Usually last in a (first-of ...), so a
     player passes only when nothing else is possible.
 
-    (first-of (place (sites Empty) unless:(forms HardCorner)) (pass))"""
+    (first-of (place (sites Empty) unless:(forms ("HardCorner"))) (pass))"""
     move = pass_move(env.names)
     return kinded(lambda ctx: [move], "pass")
 

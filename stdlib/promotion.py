@@ -131,7 +131,8 @@ def sites_stranded(env: Env, piece: str, *, by: Moves) -> Region:
     moves: standing alone on the board, none of them would take it anywhere (for a piece that
     steps forward, the last row). A rule keeps pieces off them, e.g. no drop there.
 
-    (drop (difference (sites Empty) (sites Stranded "Knight" by:("Moves"))) of:{"Knight"})"""
+    (drop-from-hand (difference (sites Empty) (sites Stranded "Knight" by:("Moves")))
+                    of:{"Knight"})"""
     stranded = Stranded(env, by)
     values = [kind_value(env, r, piece) for r in range(len(env.roles))]
     missing = [env.roles[r] for r, v in enumerate(values) if v is None]

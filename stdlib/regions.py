@@ -366,8 +366,9 @@ def sites_special(env: Env, name: str) -> Region:
 
 @ludeme("sites Around")
 def sites_around(env: Env, region: Region, directions: list[Direction] | None = None) -> Region:
-    """The sites next to the region's sites in the given directions (all adjacent directions
-    by default), the region's own sites excluded.
+    """The sites next to the region's sites in the given directions (by default Adjacent:
+    orthogonal neighbours on a square board, all six on a hex board; {All} for a square's
+    eight), the region's own sites excluded.
 
     (sites Around (sites Centre) {NW E SW})"""
     dirs: list[str] = []

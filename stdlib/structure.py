@@ -265,7 +265,7 @@ def start(*setups: SetupT) -> Section:
     """The starting position: pieces put on sites before the first move (the board is empty
     otherwise).
 
-    (start (put "White" {"d5" "e4"}) (put "Black" {"d4" "e5"}))"""
+    (start (put "White" (sites {"d5" "e4"})) (put "Black" (sites {"d4" "e5"})))"""
     return StartSection(tuple(setups))
 
 

@@ -145,8 +145,8 @@ def test_mcts_beats_random_at_hex_5x5() -> None:
 
 
 def readme_example(section: str) -> str:
-    """The Python example of a section of the README."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The Python example of a section of the adapters' page of the docs (once the README's)."""
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
     body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
     return body.split("```python\n", 1)[1].split("```", 1)[0]
 
@@ -155,7 +155,7 @@ def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("numpy")
     monkeypatch.chdir(ROOT)
-    exec(compile(readme_example("OpenSpiel"), "README.md", "exec"), {})
+    exec(compile(readme_example("OpenSpiel"), "docs/adapters.md", "exec"), {})
     assert capsys.readouterr().out.strip().endswith("[1.0, -1.0]")
 
 

@@ -106,11 +106,11 @@ def test_an_illegal_action_is_refused() -> None:
 
 def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
     body = text.split("\n## PettingZoo\n", 1)[1].split("\n## ", 1)[0]
     code = body.split("```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/adapters.md", "exec"), {})
     out = capsys.readouterr().out
     assert "Red 1.0" in out or "Blue 1.0" in out
     assert "mover:" in out

@@ -1,0 +1,45 @@
+"""Write the docs' speed table from the benchmark, so that no number is pasted by hand.
+
+    python docs/update_speed.py [--seconds S]
+
+Runs `benchmarks/openspiel_ratios.py --markdown` (OpenSpiel must be installed: `pip install -e
+'.[openspiel]'`) and saves its output as `docs/includes/openspiel_ratios.md`, which the page
+`docs/speed.md` includes (see `docs/hooks.py`). Commit the file it writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "docs" / "includes" / "openspiel_ratios.md"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=120.0,
+                   help="measuring time given to the benchmark (default 120)")
+    args = p.parse_args(argv)
+    command = [sys.executable, str(ROOT / "benchmarks" / "openspiel_ratios.py"), "--markdown",
+               "--seconds", f"{args.seconds:g}"]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stderr, file=sys.stderr, end="")
+        return run.returncode
+    when = datetime.date.today().isoformat()
+    head = (f"<!-- written by docs/update_speed.py on {when} ({platform.machine()}, "
+            f"{platform.system()}): python benchmarks/openspiel_ratios.py --markdown "
+            f"--seconds {args.seconds:g} -->\n\n")
+    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+    OUTPUT.write_text(head + run.stdout.strip() + "\n", encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
