@@ -251,20 +251,35 @@ def _all_of(tests: list[Callable[[Move], bool]]) -> Callable[[Move], bool]:
     return lambda move: all(test(move) for test in tests)
 
 
-def _placement_verdicts(tests: list[Callable[[Move], bool]], part: Placements
-                        ) -> tuple[int, int] | None:
+def _placement_verdicts(tests: list[MoveScreen], part: Placements) -> tuple[int, int] | None:
     """The sites of `part`'s placements that every step's screen certainly lets through, and
     those that a step certainly refuses after the steps before it certainly changed nothing,
     as bitsets; None when a screen cannot judge placements at once."""
     passes, refused = -1, 0
     value, sites = part.value, part.indices
     for test in tests:
-        verdicts = test.placements(value, sites) if isinstance(test, MoveScreen) else None
+        verdicts = test.placements(value, sites)
         if verdicts is None:
             return None
         refused |= passes & verdicts[1]
         passes &= verdicts[0]
     return passes, refused
+
+
+def _passes_after(tests: list[MoveScreen] | None, move: Move) -> bool:
+    """Do the steps certainly let `move` through, each step's screen judging it with the
+    changes the steps before it certainly make (MoveScreen.then)? False when not certain
+    (or when not every step's screen is a MoveScreen: `tests` None)."""
+    changes = move.changes
+    if tests is None or move.actions or not changes:
+        return False
+    for test in tests:
+        made = test.then(changes)
+        if made is None:
+            return False
+        if made:
+            changes = changes + made
+    return True
 
 
 class TurnInProgress:
@@ -503,9 +518,16 @@ class Game:
                 tests.append(test)
             else:
                 safe = _all_of(tests)
+            # The screens, when each is a MoveScreen (judging placements at once, and moves
+            # after the changes of the steps before: see _passes_after).
+            screens: list[MoveScreen] | None = None
+            if safe is not None:
+                screens = [test for test in tests if isinstance(test, MoveScreen)]
+                if len(screens) != len(tests):
+                    screens = None
 
             def check(move: Move) -> str | None:
-                if safe is not None and safe(move):
+                if safe is not None and (safe(move) or _passes_after(screens, move)):
                     return None
                 return self._forbidden(ctx, move, after)
 
@@ -519,8 +541,8 @@ class Game:
             kept: list[Sequence[Move]] = []
             parts = moves.parts if isinstance(moves, Chain) else (moves,)
             for part in parts:
-                verdicts = _placement_verdicts(tests, part) \
-                    if safe is not None and isinstance(part, Placements) else None
+                verdicts = _placement_verdicts(screens, part) \
+                    if screens is not None and isinstance(part, Placements) else None
                 if verdicts is not None:
                     assert isinstance(part, Placements)
                     passes, refused = verdicts
@@ -530,15 +552,17 @@ class Game:
                     indices = part.indices
                     if ctx.probe:  # the first legal placement is enough
                         for s in indices:
-                            if passes >> s & 1 or not refused >> s & 1 and \
-                                    self._forbidden(ctx, row[s], after) is None:
+                            if passes >> s & 1 or not refused >> s & 1 and (
+                                    _passes_after(screens, row[s])
+                                    or self._forbidden(ctx, row[s], after) is None):
                                 return [row[s]]
                         continue
                     # The placements neither certainly passed nor certainly refused are tried.
                     decided = passes | refused
                     for s in [s for s in indices if not decided >> s & 1]:
                         move = row[s]
-                        reason = self._forbidden(ctx, move, after)
+                        reason = None if _passes_after(screens, move) else \
+                            self._forbidden(ctx, move, after)
                         if reason is None:
                             passes |= 1 << s
                         elif explain is not None:
@@ -549,7 +573,8 @@ class Game:
                     continue
                 out = []
                 for move in part:
-                    reason = None if safe is not None and safe(move) else \
+                    reason = None if move.kind == "pass" or safe is not None and (
+                        safe(move) or _passes_after(screens, move)) else \
                         self._forbidden(ctx, move, after)
                     if reason is None:
                         out.append(move)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from stdlib.chains import Overlay, chains_of
 from stdlib.logic import AnyRegion
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -20,7 +21,7 @@ from stdlib.runtime import (
     recent_sites,
     with_reads,
 )
-from stdlib.steps import MoveScreen, Verdicts
+from stdlib.steps import Changes, MoveScreen, Verdicts
 from stdlib.types import Cond, Direction, Link, Region, Regions, Relation, RoleExpr, SiteExpr
 
 
@@ -475,19 +476,24 @@ def sites_surrounded(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") ->
 
 
 class Surrounded(AnyRegion):
-    """The region of (sites Surrounded ...). A chain is searched only until a liberty is
-    found; the sites of chains found free are remembered for the rest of the call, so that
-    another start in the same chain stops as soon as it reaches one."""
+    """The region of (sites Surrounded ...). On a position's own board, the chains the
+    position keeps (stdlib.chains, brought up to date move by move) answer, and its screens
+    judge moves from them, also after the changes of the steps before (MoveScreen.then); on a
+    board being changed to try a move, a chain is searched only until a liberty is found, the
+    sites of chains found free remembered for the rest of the call, so that another start in
+    the same chain stops as soon as it reaches one."""
 
     def __init__(self, env: Env, role: RoleExpr, by: Direction) -> None:
         self.role = role
-        self.adjacency = adjacency = env.topology.neighbours(env.absolute_dirs(by))
+        dirs = env.absolute_dirs(by)
+        self.adjacency = adjacency = env.topology.neighbours(dirs)
         self.no_piece = env.no_piece
         # Per site, the site and its neighbours: where chains a change can affect stand.
         self.near = [(s, *adjacency[s]) for s in range(env.topology.size)]
         # Per site, its neighbours as a bitset.
         self.near_mask = [sum(1 << t for t in set(adjacency[s]))
                           for s in range(env.topology.size)]
+        self.tracker = chains_of(env, adjacency, " ".join(dirs))
 
     def _starts(self, ctx: Ctx) -> Collection[int]:
         recent = recent_sites(ctx)
@@ -501,6 +507,10 @@ class Surrounded(AnyRegion):
     def _chains(self, ctx: Ctx, first: bool) -> list[int]:
         """The sites of the surrounded chains (only those of the first found, if `first`),
         not in order."""
+        tracker = self.tracker
+        data = tracker.data(ctx)
+        if data is not None and data.cells == ctx.board:  # the position's own board
+            return tracker.without_liberty(data, self.role(ctx), self._starts(ctx), first)
         r = self.role(ctx)
         board, owner = ctx.board, ctx.owner
         adjacency, no_piece = self.adjacency, self.no_piece
@@ -553,85 +563,30 @@ class Surrounded(AnyRegion):
 class _ChainScreen(MoveScreen):
     """Surrounded's screen on one position: which single placements leave the role's chains
     near the site all with a liberty (and, for all placements at once, which leave one
-    without)."""
+    without), from the chains of the position (or of the board, when it is no position's)."""
 
-    __slots__ = ("r", "board", "owner", "adjacency", "no_piece", "roomy", "near_mask")
+    __slots__ = ("r", "board", "owner", "adjacency", "liberty_bit", "near", "near_mask",
+                 "tracker", "data")
 
     def __init__(self, region: Surrounded, ctx: Ctx) -> None:
         self.r = region.role(ctx)
         self.board, self.owner = ctx.board, ctx.owner
-        self.adjacency, self.no_piece = region.adjacency, region.no_piece
-        self.near_mask = region.near_mask
-        # Per site of r's pieces, found when first asked: 1 when its chain has two liberties
-        # or more, 2 when it has at most one, 0 not known yet.
-        self.roomy = bytearray(len(ctx.board))
+        self.adjacency = region.adjacency
+        self.near, self.near_mask = region.near, region.near_mask
+        self.tracker = tracker = region.tracker
+        self.liberty_bit = tracker.liberty_bit
+        data = tracker.data(ctx)
+        if data is None or data.cells != ctx.board:
+            data = tracker.build(ctx.board)  # this board's own chains, found when asked
+        self.data = data
 
-    def _has_room(self, start: int) -> bool:
-        roomy = self.roomy
-        known = roomy[start]
-        if known:
-            return known == 1
-        board, owner, r = self.board, self.owner, self.r
-        adjacency, no_piece = self.adjacency, self.no_piece
-        chain = [start]
-        seen = {start}
-        liberty = -1
-        for s in chain:
-            for t in adjacency[s]:
-                u = board[t]
-                if u == EMPTY:
-                    if t != liberty and t not in no_piece:
-                        if liberty >= 0:  # a second one
-                            for c in chain:
-                                roomy[c] = 1
-                            return True
-                        liberty = t
-                elif roomy[t] == 1:
-                    for c in chain:  # part of a chain found roomy
-                        roomy[c] = 1
-                    return True
-                elif t not in seen and owner[u] == r:
-                    seen.add(t)
-                    chain.append(t)
-        for c in chain:
-            roomy[c] = 2
-        return False
-
-    def _single_liberties(self) -> int:
-        """The sites that are the only liberty of a chain of r's, as a bitset: every chain is
-        searched whole, once."""
-        board, owner, r = self.board, self.owner, self.r
-        adjacency, no_piece, roomy = self.adjacency, self.no_piece, self.roomy
-        single = 0
-        for start in [s for s, v in enumerate(board) if owner[v] == r]:
-            if roomy[start]:
-                continue
-            roomy[start] = 3  # being searched
-            chain = [start]
-            liberty = -1
-            many = False
-            for s in chain:
-                for t in adjacency[s]:
-                    u = board[t]
-                    if u == EMPTY:
-                        if not many and t != liberty and t not in no_piece:
-                            if liberty >= 0:
-                                many = True
-                            else:
-                                liberty = t
-                    elif owner[u] == r:
-                        known = roomy[t]
-                        if not known:
-                            roomy[t] = 3
-                            chain.append(t)
-                        elif known == 1:  # part of a chain found roomy (by _has_room)
-                            many = True
-            mark = 1 if many else 2
-            for c in chain:
-                roomy[c] = mark
-            if not many and liberty >= 0:
-                single |= 1 << liberty
-        return single
+    def _liberties(self, site: int) -> int:
+        """The liberties of the chain holding `site`, as a bitset."""
+        data = self.data
+        c = data.chain[site]
+        if c < 0:
+            c = self.tracker.find(data, site)
+        return data.chains[c][2]
 
     def __call__(self, move: Move) -> bool:
         changes = move.changes
@@ -639,30 +594,126 @@ class _ChainScreen(MoveScreen):
             return False
         site, value = changes[0]
         board, owner, r = self.board, self.owner, self.r
-        no_piece, roomy = self.no_piece, self.roomy
-        if board[site] != EMPTY or value == EMPTY or site in no_piece:
+        liberty_bit = self.liberty_bit
+        if board[site] != EMPTY or value == EMPTY or not liberty_bit[site]:
             return False
         # Each chain of r's next to the site has it as a liberty. A piece of r joins them
         # into one chain with the site, which has a liberty if the site has an empty
         # neighbour or one of them has another liberty; another piece takes a liberty
         # from each of them, which keeps one only if it had two.
+        others = ~(1 << site)
         if owner[value] == r:
             for t in self.adjacency[site]:
                 u = board[t]
                 if u == EMPTY:
-                    if t not in no_piece:
+                    if liberty_bit[t]:
                         return True
-                elif owner[u] == r:
-                    known = roomy[t]
-                    if known == 1 or (not known and self._has_room(t)):
-                        return True
+                elif owner[u] == r and self._liberties(t) & others:
+                    return True
             return False
         for t in self.adjacency[site]:
-            if owner[board[t]] == r:
-                known = roomy[t]
-                if known == 2 or (not known and not self._has_room(t)):
-                    return False
+            if owner[board[t]] == r and not self._liberties(t) & others:
+                return False
         return True
+
+    def sites_after(self, changes: Changes) -> list[int] | None:
+        """Exact for any changes: the chains of r's through or next to the changed sites that
+        have no liberty after them, from the position's chains and what the changes touch."""
+        return self._after(changes, False)
+
+    def then(self, changes: Changes) -> Changes | None:
+        return None if self._after(changes, True) else ()
+
+    def _after(self, changes: Changes, first: bool) -> list[int]:
+        if not changes:
+            return []
+        board, owner, r = self.board, self.owner, self.r
+        site, value = changes[0]
+        if board[site] == EMPTY and value != EMPTY:
+            # The common shapes: a piece put on an empty site, perhaps with pieces of other
+            # roles taken off (a capture).
+            if len(changes) == 1 and owner[value] != r:
+                return self._taken(site)
+            if owner[value] == r:
+                emptied = 0
+                liberty_bit = self.liberty_bit
+                for s, v in changes[1:]:
+                    u = board[s]
+                    if v != EMPTY or u == EMPTY or owner[u] == r or s == site:
+                        break
+                    emptied |= liberty_bit[s]
+                else:
+                    return self._joined(site, emptied)
+        after = list(board)
+        for s, v in changes:
+            after[s] = v
+        sites = [s for s, _ in changes]
+        near = self.near
+        starts = near[sites[0]] if len(sites) == 1 else {t for s in sites for t in near[s]}
+        out = Overlay(self.tracker, self.data, after, sites).surrounded(r, starts, first)
+        out.sort()
+        return out
+
+    def _joined(self, site: int, emptied: int) -> list[int]:
+        """After a piece of r's is put on the empty `site` and pieces of other roles are
+        taken off the `emptied` sites (a bitset of those that may be liberties): the sites of
+        the chain it joins if that has no liberty (every other chain of r's near the changes
+        is next to an emptied site: it has one)."""
+        data, board, owner, r = self.data, self.board, self.owner, self.r
+        chain, chains, liberty_bit = data.chain, data.chains, self.liberty_bit
+        others = ~(1 << site)
+        joined: list[int] = []
+        for t in self.adjacency[site]:
+            u = board[t]
+            if u == EMPTY:
+                if liberty_bit[t]:
+                    return []
+            elif emptied >> t & 1:
+                return []
+            elif owner[u] == r:
+                c = chain[t]
+                if c < 0:
+                    c = self.tracker.find(data, t)
+                stones, mask, libs = chains[c]
+                if libs & others:
+                    return []
+                if c not in joined:
+                    joined.append(c)
+        out = [site]
+        if joined:
+            if emptied:
+                near = self.near_mask
+                for c in joined:
+                    mask = chains[c][1]
+                    e = emptied
+                    while e:  # an emptied site next to the chain is a liberty
+                        low = e & -e
+                        if near[low.bit_length() - 1] & mask:
+                            return []
+                        e ^= low
+            for c in joined:
+                out.extend(chains[c][0])
+            out.sort()
+        return out
+
+    def _taken(self, site: int) -> list[int]:
+        """The sites of r's chains next to the empty `site` that have no other liberty."""
+        data, board, owner, r = self.data, self.board, self.owner, self.r
+        chain, chains = data.chain, data.chains
+        others = ~(1 << site)
+        out: list[int] = []
+        found: list[int] = []
+        for t in self.adjacency[site]:
+            if owner[board[t]] == r:
+                c = chain[t]
+                if c < 0:
+                    c = self.tracker.find(data, t)
+                stones, _, libs = chains[c]
+                if not libs & others and c not in found:
+                    found.append(c)
+                    out.extend(stones)
+        out.sort()
+        return out
 
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
         """Exact for every empty site: as __call__, the region is certainly empty after the
@@ -671,36 +722,26 @@ class _ChainScreen(MoveScreen):
         if value == EMPTY:
             return None
         board, owner, r = self.board, self.owner, self.r
-        adjacency, no_piece, roomy = self.adjacency, self.no_piece, self.roomy
-        has_room = self._has_room
-        none = some = 0
-        if owner[value] == r:
-            # A site next to one of the empty sites judged has a liberty: no need to look.
-            near = self.near_mask
-            free = 0
-            for site in sites:
-                if board[site] == EMPTY and site not in no_piece:
-                    free |= near[site]
-            none = free
-            for site in [s for s in sites if not free >> s & 1]:
-                if board[site] != EMPTY or site in no_piece:
-                    continue
-                for t in adjacency[site]:
-                    u = board[t]
-                    if u == EMPTY:
-                        if t not in no_piece:
-                            break
-                    elif owner[u] == r:
-                        known = roomy[t]
-                        if known == 1 or (not known and has_room(t)):
-                            break
-                else:
-                    some |= 1 << site
-                    continue
-                none |= 1 << site
-        else:
+        if owner[value] != r:
             # Another piece leaves a chain of r's next to the site without a liberty exactly
             # when the site is the chain's only liberty.
-            some = self._single_liberties()
-            none = ~some
-        return none, some
+            some = self.tracker.single_liberties(self.data, r)
+            return ~some, some
+        # A piece of r's on an empty site with an empty neighbour has a liberty; on one
+        # without (crowded), it has one if a chain of r's next to it has another.
+        adjacency = self.adjacency
+        liberties = self._liberties
+        some = 0
+        crowded = self.data.crowded
+        while crowded:
+            low = crowded & -crowded
+            crowded ^= low
+            site = low.bit_length() - 1
+            others = ~low
+            for t in adjacency[site]:
+                u = board[t]
+                if u != EMPTY and owner[u] == r and liberties(t) & others:
+                    break
+            else:
+                some |= low
+        return ~some, some

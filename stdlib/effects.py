@@ -4,14 +4,14 @@ hands; `forbid` refuses the decision before it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from dsl import types as t
 from stdlib.logic import AnyRegion
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
-from stdlib.steps import Changing, Step, Turn
+from stdlib.steps import Changing, MoveScreen, Step, Turn, Verdicts
 from stdlib.types import Annotated, Cond, Region, SiteExpr
 
 Changes = tuple[tuple[int, int], ...]
@@ -133,4 +133,50 @@ def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
         ctx.site = saved
         return tuple(out)
     # A move after which the region certainly has no site leaves nothing to remove.
-    return Changing(effect, screen=region.screen if isinstance(region, AnyRegion) else None)
+    if not isinstance(region, AnyRegion):
+        return Changing(effect)
+    screen_region = region.screen
+
+    behind: list[tuple[int, ...]] = []  # per board value, what its removal leaves (when asked)
+
+    def screen(ctx: Ctx) -> Callable[[Move], bool] | None:
+        inner = screen_region(ctx)
+        if if_ is not None or not isinstance(inner, MoveScreen):
+            return inner
+        if not behind:
+            behind.append(tuple(env.left_behind(v) for v in range(len(env.pieces) + 1)))
+        return Removal(inner, ctx.board, behind[0])
+    return Changing(effect, screen=screen)
+
+
+class Removal(MoveScreen):
+    """The screen of (remove REGION) on one position: the region's screen, which also says
+    what the step removes after a move when the region's screen knows its sites then."""
+
+    __slots__ = ("region", "board", "left_behind")
+
+    def __init__(self, region: MoveScreen, board: list[int],
+                 left_behind: tuple[int, ...]) -> None:
+        self.region, self.board = region, board
+        self.left_behind = left_behind  # per board value, what a removal leaves
+
+    def __call__(self, move: Move) -> bool:
+        return self.region(move)
+
+    def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
+        return self.region.placements(value, sites)
+
+    def then(self, changes: Changes) -> Changes | None:
+        sites = self.region.sites_after(changes)
+        if sites is None:
+            return None
+        if not sites:
+            return ()
+        board, left_behind = self.board, self.left_behind
+        if len(changes) == 1:
+            site, value = changes[0]
+            values = [value if s == site else board[s] for s in sites]
+        else:
+            after = dict(changes)
+            values = [after.get(s, board[s]) for s in sites]
+        return tuple([(s, left_behind[v]) for s, v in zip(sites, values, strict=True) if v])

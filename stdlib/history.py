@@ -11,7 +11,7 @@ from stdlib.parts import mark
 from stdlib.patterns import matches, windows
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move, every_move
-from stdlib.steps import MoveScreen, Verdicts
+from stdlib.steps import Changes, MoveScreen, Verdicts
 from stdlib.types import Cond, Moves, Pattern
 
 Restriction = tuple[tuple[tuple[int, int], ...], ...]  # windows as ((site, value), ...)
@@ -209,7 +209,10 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
         if state.history is None:
             return lambda move: True
         recent = None if last is None else set(state.history[-last:])
-        return _Fresh(table, ctx.board, state.zhash, recent, state.seen, times - 1, where)
+        # (Where captured pieces go to hands by kind, a capture changes the hash beyond the
+        # board: the changes alone cannot tell.)
+        return _Fresh(table, ctx.board, state.zhash, recent, state.seen, times - 1, where,
+                      ctx.env.hand_kinds is None)
     given = mark(test)
     given.why = "a position repeated" if last is None else "a position just seen repeated"
     given.screen = screen
@@ -221,14 +224,16 @@ class _Fresh(MoveScreen):
     not repeat (the hash after the move, from the position's and the move's changes) — and,
     for all placements at once, which certainly make one that does."""
 
-    __slots__ = ("table", "board", "before", "recent", "seen", "earlier", "where")
+    __slots__ = ("table", "board", "before", "recent", "seen", "earlier", "where",
+                 "board_only")
 
     def __init__(self, table: list[list[int]], board: list[int], before: int,
                  recent: set[int] | None, seen: dict[int, int], earlier: int,
-                 where: dict[int, dict[int, int]]) -> None:
+                 where: dict[int, dict[int, int]], board_only: bool = True) -> None:
         self.table, self.board, self.before = table, board, before
         self.recent, self.seen, self.earlier = recent, seen, earlier
         self.where = where  # per board value, the site of each of its keys (made when asked)
+        self.board_only = board_only  # do the steps' changes change the hash only by sites?
 
     def _after(self, changes: tuple[tuple[int, int], ...]) -> int:
         table, board = self.table, self.board
@@ -249,6 +254,12 @@ class _Fresh(MoveScreen):
         if not changes:
             return True  # a turn that changes nothing repeats nothing
         return not self._repeats(self._after(changes))
+
+    def then(self, changes: Changes) -> Changes | None:
+        """Exact for any changes of sites (the hash after them, from the position's)."""
+        if not self.board_only:
+            return None
+        return None if changes and self._repeats(self._after(changes)) else ()
 
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
         """A placement on an empty site makes the position's hash XOR the key of the value on

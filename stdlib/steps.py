@@ -135,6 +135,22 @@ class MoveScreen(ABC):
         asked alone. Called once per position and value, instead of once per move."""
         return None
 
+    def then(self, changes: Changes) -> Changes | None:
+        """For a move making `changes` on the position the screen was made for (a decision's
+        changes, with those the steps before this one certainly make after it): at the level
+        of a step, the changes the step then certainly makes (() for none) when it certainly
+        refuses nothing; at the level of a condition, () when the condition is then certainly
+        false. None when not certain: the move is tried. The engine asks it of a move the
+        screens do not let through unchanged (a capture), so that a step's changes need not
+        be tried to judge the steps after it. Optional: None is slower, never wrong."""
+        return None
+
+    def sites_after(self, changes: Changes) -> list[int] | None:
+        """At the level of a region: its sites, in order, right after `changes` on the
+        position the screen was made for (with `ctx.last` the sites they change), when
+        certain; else None (see `then`)."""
+        return None
+
 
 class Unrefusing(MoveScreen):
     """A condition's or region's screen as the screen of a step that never refuses: what it
@@ -151,6 +167,11 @@ class Unrefusing(MoveScreen):
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
         verdicts = self.inner.placements(value, sites)
         return None if verdicts is None else (verdicts[0], 0)
+
+    def then(self, changes: Changes) -> Changes | None:
+        # A region certainly empty (a condition certainly false) after the changes: the step
+        # has nothing to do; an inner screen of a step says what the step does.
+        return self.inner.then(changes)
 
 
 def unrefusing(screen: Callable[[Move], bool] | None) -> Callable[[Move], bool] | None:

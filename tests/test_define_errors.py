@@ -69,6 +69,8 @@ def test_forty_one_nested_defines_give_a_small_report_quickly() -> None:
                         r'n\.game:3:28, "D2" at .*, 36 more defines, "D40" at n\.game:43:16',
                         lines[3]), lines[3]
     assert all(len(line) < 400 for line in lines)
+    # What the playground sends: each diagnostic's note, as data.
+    assert all(len(d.full_note() or "") < 400 for d in err.diagnostics)
 
 
 def test_a_define_that_uses_itself_is_still_named_so() -> None:
