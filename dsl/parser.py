@@ -246,7 +246,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 def not_a_game_file(text: str, path: str) -> Diagnostic | None:
     """Why `text` is not a game file at all, or None: text holding characters no game file
-    has (NUL and other control characters), or whose first word is not a form or a comment.
+    has (NUL and other control characters), or whose first word is not a form, a list or a
+    comment.
     The diagnostic is said without the file's text: what is in it is not the user's."""
     bad = _CONTROL.search(text)
     if bad is not None:
@@ -257,7 +258,7 @@ def not_a_game_file(text: str, path: str) -> Diagnostic | None:
     for raw in text.split("\n"):
         stripped = raw.strip()
         if stripped and not stripped.startswith("//"):
-            if stripped.startswith("("):
+            if stripped.startswith(("(", "{")):  # forms and lists: the parser says more
                 return None
             column = len(raw) - len(raw.lstrip()) + 1
             return Diagnostic(Span(path, line, column), "this is not a game file: a game "

@@ -356,7 +356,7 @@ def said(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     "SECRET-4711 is not a game\n",                      # words
     "// a comment first\n  SECRET-4711 (game)\n",      # after a comment
     "(game SECRET-4711\x00\x01)\n",                    # control characters
-    "{SECRET-4711}\n",                                 # a list, not a form
+    "SECRET-4711 {}\n",                                # a word before a list
 ])
 def test_a_file_that_is_not_a_game_file_is_refused_without_quoting_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
