@@ -115,10 +115,14 @@ def _read_off(text: str, site_of: SiteOf) -> Key | None:
     return None if site is None else (BEAR_OFF.name, (site,))
 
 
-ENTER = register(MoveKind("enter", Syntax("enter", 35, _write_enter, _read_enter), "move", 40,
-                          pair_block, hint="bar- and the point entered (bar-20)",
-                          moves_piece=True, click="move", matches=_enter_matches,
-                          refuse=refuse_piece_move))
+ENTERING = Syntax("enter", 35, _write_enter, _read_enter)
+ENTER = register(MoveKind("enter", ENTERING, "move", 40, pair_block,
+                          hint="bar- and the point entered (bar-20)", moves_piece=True,
+                          click="move", matches=_enter_matches, refuse=refuse_piece_move))
+# An entering move as written (bar-20): the point alone, the bar being the mover's. Only read,
+# never made: the legal move it stands for is an "enter" move (see _enter_matches).
+WRITTEN_ENTER = register(MoveKind(BAR, ENTERING, "move", 40, None,
+                                  hint="bar- and the point entered (bar-20)", click="move"))
 BEAR_OFF = register(MoveKind("off", Syntax("off", 36, _write_off, _read_off), "remove", 41,
                              site_block, hint="the point and -off (6-off)", click="place",
                              clicked=1))

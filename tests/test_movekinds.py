@@ -100,6 +100,8 @@ SAMPLES: dict[str, list[tuple[int, ...]]] = {
     "promotion": [(0, 1), (7, 6)],
     "roll": [(3,), (1, 6), (2, 2, 5)],  # a chance outcome: the values rolled
     "drop": [(0,), (8,)],  # a piece from the hand, e.g. P*a1
+    "enter": [(1,), (8,)],  # from the mover's bar, written with the point entered: bar-b1
+    "off": [(0,), (8,)],  # borne off: a1-off
     "transform": [()],  # a region turned: NE:cw (the kind says which)
 }
 # Members of families whose kinds are not named by one letter (move=Q, drop=P).
