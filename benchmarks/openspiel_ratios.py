@@ -144,6 +144,9 @@ PAIRS = [
           "max_game_length; the file's default, the Computer Olympiad rules, draws a double "
           "group and a third repetition and passes when stuck.",),
          spiel_cutoff=True),
+    Pair("ultimate_tic_tac_toe", "ultimate-tictactoe.game", {}, "ultimate_tic_tac_toe", {},
+         ("Same rules; a turn sent to a decided board is one move here (the cell), two "
+          "actions in OpenSpiel (the board, then the cell).",)),
 ]
 
 SIDES = ("openspiel", "public", "fast", "adapter")

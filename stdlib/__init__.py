@@ -30,6 +30,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     regions,
     sowing,
     structure,
+    subboards,
     tables,
     transforms,
     turns,
