@@ -11,6 +11,7 @@ from stdlib.types import (
     Direction,
     IntExpr,
     Region,
+    Regions,
     Relation,
     RoleExpr,
     SiteExpr,
@@ -53,21 +54,39 @@ def _length_counts(env: Env, ludeme: str, length: int) -> bool:
     return False
 
 
+def _steps_within(env: Env, within: Regions) -> dict[str, tuple[int, ...]]:
+    """The board's steps cut to the regions: a step leaving a region (or from a site in
+    none) leads nowhere. The regions must not depend on the position."""
+    part = [-1] * env.topology.size
+    for i, region in enumerate(within):
+        fixed = parts_of(region).static
+        if fixed is None:
+            env.error("within: needs regions that do not depend on the position")
+            fixed = frozenset()
+        for s in fixed:
+            part[s] = i
+    return {d: tuple(t if t != -1 and part[s] != -1 and part[t] == part[s] else -1
+                     for s, t in enumerate(step))
+            for d, step in env.topology.step.items()}
+
+
 @ludeme("line")
 def line(env: Env, length: int, *, role: RoleExpr | None = None,
          directions: Direction = "All", exact: bool = False,
-         through: SiteExpr | None = None) -> Cond:
+         through: SiteExpr | None = None, within: Regions | None = None) -> Cond:
     """True when `role` (by default the mover) has `length` or more pieces in a row along one
     of the board's lines (all directions, or only the given ones); with exact:true, exactly
     `length` — a longer row (an overline) does not count. With through:, only rows through
-    that site count (the piece just moved formed a mill: through:To). For the mover, after a
-    move, only rows through the sites it changed are looked at.
+    that site count (the piece just moved formed a mill: through:To). With within:, only rows
+    inside one of the regions count (a row in one sub-board, or in one quadrant:
+    within:(regions Subboards)). For the mover, after a move, only rows through the sites it
+    changed are looked at.
 
     (continue (take (sites Occupied Next)) if:(line 3 through:To))"""
     if not _length_counts(env, "line", length):
         return literal(False)
     axes = _axes(env, directions)
-    steps = env.topology.step
+    steps = env.topology.step if within is None else _steps_within(env, within)
 
     def counts(n: int) -> bool:
         return n == length or (n > length and not exact)

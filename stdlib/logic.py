@@ -524,12 +524,18 @@ class Nonempty:
 
 
 @ludeme("full")
-def full(env: Env) -> Cond:
+def full(env: Env, *, within: Region | None = None) -> Cond:
     """True when no site where a piece may stand is empty (special sites, which never hold a
-    piece, do not count).
+    piece, do not count); with within:, no such site of that region (a sub-board:
+    within:(sites Subboard (subboard-of LastTo))).
 
     (if (full) (draw))"""
     no_piece = env.no_piece  # the special sites are declared before any rule is compiled
+    if within is not None:
+        def inside(ctx: Ctx) -> bool:
+            board = ctx.board
+            return all(board[s] != EMPTY for s in within(ctx) if s not in no_piece)
+        return describe(inside, "the region is full", "the region is not full")
     if not no_piece:
         def test(ctx: Ctx) -> bool:
             return EMPTY not in ctx.board

@@ -23,9 +23,10 @@ import networkx as nx
 from stdlib.boards import SQUARE_DIRS, Board, rectangle
 from stdlib.budget import check_board
 from stdlib.logic import describe
+from stdlib.regions import static
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
-from stdlib.types import Cond, IntExpr, Region, RoleExpr, SiteExpr
+from stdlib.types import Cond, IntExpr, Region, Regions, RoleExpr, SiteExpr
 
 OPEN = -1  # a sub-board's result: neither won nor full
 DRAWN = -2  # full without a winning row (or, off the rules, with rows of several roles)
@@ -186,6 +187,16 @@ def sites_subboard(env: Env, number: IntExpr) -> Region:
         k = number(ctx)
         return table[k] if 0 < k < len(table) else ()
     return region
+
+
+@ludeme("regions Subboards")
+def regions_subboards(env: Env) -> Regions:
+    """Every sub-board, each its own region, in the order of their numbers: for rows that must
+    stay inside one sub-board on joined sub-boards, (line 3 within:(regions Subboards)).
+
+    (line 3 through:LastTo within:(regions Subboards))"""
+    found = partition(env, "regions Subboards")
+    return [static(sites) for sites in found.sites[1:]] if found is not None else []
 
 
 class Results(Tracker):

@@ -104,3 +104,34 @@ def test_boards_needs_grids_of_square_cells() -> None:
         parse_game("""(game "Bad" (players {(player "A") (player "B")})
           (board (boards (hexhex 2) (square 3)))
           (play (place (sites Empty))) (end (if (full) (draw))))""")
+
+
+# Joined sub-boards: one grid, where rows and fullness inside one sub-board are asked for.
+JOINED = """
+(game "Joined"
+  (players {(player "X") (player "O")})
+  (board (boards (square 2) (square 3) joined:true))
+  (play (place (sites Empty)))
+  (end
+    (if (line 3 within:(regions Subboards)) (win Mover))
+    (if (full within:(sites Subboard (subboard-of LastTo))) (draw))))
+"""
+
+
+def test_rows_and_fullness_inside_one_of_joined_sub_boards() -> None:
+    game = parse_game(JOINED, source="joined.game")
+    # c6 d6 e6 is a row of the whole grid, across sub-boards 1 and 2: it does not count.
+    across = game.from_text("\n".join([". . X X X .", ". . . . . .", ". . . . . .",
+                                       ". . . . . .", ". . . . . .", ". . . . . ."])
+                            + "\nmover: O\nlast to: e6\n")
+    assert not across.is_over
+    inside = game.from_text("\n".join(["X X X . . .", ". . . . . .", ". . . . . .",
+                                       ". . . . . .", ". . . . . .", ". . . . . ."])
+                            + "\nmover: O\nlast to: a6\n")
+    assert inside.winner == "X"
+    # Sub-board 4 (bottom right) full without a row, its last cell just played: a draw.
+    full = game.from_text("\n".join([". . . . . .", ". . . . . .", ". . . . . .",
+                                     ". . . X O X", ". . . X O O", ". . . O X X"])
+                          + "\nmover: X\nlast to: f1\n")
+    assert full.is_over and full.winner is None
+    assert not game.from_text(full.to_text().replace("last to: f1", "last to: a1")).is_over
