@@ -282,6 +282,16 @@ def _passes_after(tests: list[MoveScreen] | None, move: Move) -> bool:
     return True
 
 
+def _ones(mask: int) -> list[int]:
+    """The sites of a bitset (a non-negative number), in order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class TurnInProgress:
     """The engine's side of `steps.Turn`: the actions of one decision and the automatic steps
     after it, applied to a board in place. For a real move the board is the position's and
@@ -558,8 +568,18 @@ class Game:
                                 return [row[s]]
                         continue
                     # The placements neither certainly passed nor certainly refused are tried.
+                    # (Usually few: they are found from the bits, not by testing every site.)
                     decided = passes | refused
-                    for s in [s for s in indices if not decided >> s & 1]:
+                    board_bits = (1 << len(ctx.board)) - 1
+                    members: set[int] | None = None
+                    if explain is not None:
+                        undecided = [s for s in indices if not decided >> s & 1]
+                    else:
+                        undecided = _ones(~decided & board_bits)
+                        if undecided:
+                            members = set(indices)
+                            undecided = [s for s in undecided if s in members]
+                    for s in undecided:
                         move = row[s]
                         reason = None if _passes_after(screens, move) else \
                             self._forbidden(ctx, move, after)
@@ -567,9 +587,16 @@ class Game:
                             passes |= 1 << s
                         elif explain is not None:
                             explain.setdefault(move.key, reason)
-                    sites = [s for s in indices if passes >> s & 1]
+                    sites: Sequence[int] = indices
+                    dropped = _ones(~passes & board_bits)
+                    if dropped:
+                        if members is None:
+                            members = set(indices)
+                        if any(s in members for s in dropped):
+                            sites = [s for s in indices if passes >> s & 1]
                     if sites:
-                        kept.append(Placements(sites, part.value, row))
+                        kept.append(part if sites is indices else
+                                    Placements(sites, part.value, row))
                     continue
                 out = []
                 for move in part:

@@ -79,10 +79,13 @@ class Chains(Tracker):
 
     def update(self, data: ChainData, board: list[int], site: int, old: int,
                new: int) -> ChainData:
-        cells, chain, chains = data.cells, data.chain, data.chains
         owner = self.owner
+        role = owner[new]
+        if old == EMPTY and role >= 0:
+            self._placed(data, site, new, role)
+            return data
+        cells, chain, chains = data.cells, data.chain, data.chains
         cells[site] = new
-        near = self.adjacency[site]
         if owner[old] >= 0:  # a piece leaves: its chain is to be found again
             c = chain[site]
             if c >= 0:
@@ -91,35 +94,73 @@ class Chains(Tracker):
             chain[site] = NO_CHAIN
         bit = self.liberty_bit[site]
         if bit and (old == EMPTY) != (new == EMPTY):  # a liberty is taken or made
-            for t in near:
+            for t in self.adjacency[site]:
                 c = chain[t]
                 if c >= 0:
                     stones, mask, libs = chains[c]
                     chains[c] = (stones, mask, libs & ~bit if new != EMPTY else libs | bit)
-            near_liberties = self.near_liberties
             if new == EMPTY:
-                empty = data.empty | bit
-                crowded = data.crowded & ~near_liberties[site]
-                if not near_liberties[site] & empty:
-                    crowded |= bit
+                self._emptied(data, site)
             else:
-                empty = data.empty & ~bit
-                crowded = data.crowded & ~bit
-                for t in near:
-                    if empty >> t & 1 and not near_liberties[t] & empty:
-                        crowded |= 1 << t
-            data.empty, data.crowded = empty, crowded
-        role = owner[new]
-        if role < 0:
-            return data
-        # A piece arrives: it joins the chains of its role next to it.
+                self._filled(data, site)
+        if role >= 0:
+            self._join(data, site, role, 0)
+        return data
+
+    def _placed(self, data: ChainData, site: int, new: int, role: int) -> None:
+        """A piece of `role` put on the empty `site`: the liberty it takes from the chains
+        next to it, and the chains of its role it joins (the common change, made short)."""
+        cells, chain, chains = data.cells, data.chain, data.chains
+        cells[site] = new
+        bit = self.liberty_bit[site]
+        owner, liberty_bit = self.owner, self.liberty_bit
         joined: list[int] = []
         libs = 0
         unknown = False
-        for t in near:
+        for t in self.adjacency[site]:
             v = cells[t]
             if v == EMPTY:
-                libs |= self.liberty_bit[t]
+                libs |= liberty_bit[t]
+                continue
+            c = chain[t]
+            if owner[v] == role:
+                if c == UNKNOWN:
+                    unknown = True
+                elif c not in joined:
+                    joined.append(c)
+            elif c >= 0 and bit:
+                stones, mask, more = chains[c]
+                if more & bit:
+                    chains[c] = (stones, mask, more & ~bit)
+        if bit:
+            self._filled(data, site)
+        if unknown:  # part of a chain not known: the chain it makes is not known either
+            for c in joined:
+                for u in chains.pop(c)[0]:
+                    chain[u] = UNKNOWN
+            chain[site] = UNKNOWN
+            return
+        if not joined:
+            chain[site] = site
+            chains[site] = ((site,), 1 << site, libs)
+            return
+        if len(joined) == 1:
+            keep = joined[0]
+            stones, mask, more = chains[keep]
+            chain[site] = keep
+            chains[keep] = (stones + (site,), mask | 1 << site, (libs | more) & ~bit)
+            return
+        self._merge(data, site, joined, libs & ~bit)
+
+    def _join(self, data: ChainData, site: int, role: int, libs: int) -> None:
+        """The piece of `role` now on `site` joins the chains of its role next to it."""
+        cells, chain, owner, liberty_bit = data.cells, data.chain, self.owner, self.liberty_bit
+        joined: list[int] = []
+        unknown = False
+        for t in self.adjacency[site]:
+            v = cells[t]
+            if v == EMPTY:
+                libs |= liberty_bit[t]
             elif owner[v] == role:
                 c = chain[t]
                 if c == UNKNOWN:
@@ -128,30 +169,55 @@ class Chains(Tracker):
                     joined.append(c)
         if unknown:  # part of a chain not known: the chain it makes is not known either
             for c in joined:
-                for u in chains.pop(c)[0]:
+                for u in data.chains.pop(c)[0]:
                     chain[u] = UNKNOWN
             chain[site] = UNKNOWN
-            return data
-        if not joined:
+        elif not joined:
             chain[site] = site
-            chains[site] = ((site,), 1 << site, libs)
-            return data
-        keep = max(joined, key=lambda c: len(chains[c][0]))
+            data.chains[site] = ((site,), 1 << site, libs)
+        else:
+            self._merge(data, site, joined, libs)
+
+    def _merge(self, data: ChainData, site: int, joined: list[int], libs: int) -> None:
+        """Join the chains `joined` and the piece on `site` (whose liberties, besides
+        theirs, are `libs`) into one, known by the largest's id."""
+        chain, chains = data.chain, data.chains
+        keep = joined[0]
+        for c in joined:
+            if len(chains[c][0]) > len(chains[keep][0]):
+                keep = c
         stones, mask, more = chains[keep]
-        parts = [stones]
         libs |= more
         for c in joined:
             if c != keep:
                 other, other_mask, other_libs = chains.pop(c)
                 for u in other:
                     chain[u] = keep
-                parts.append(other)
+                stones += other
                 mask |= other_mask
                 libs |= other_libs
-        parts.append((site,))
         chain[site] = keep
-        chains[keep] = (sum(parts, ()), mask | 1 << site, libs)
-        return data
+        chains[keep] = (stones + (site,), mask | 1 << site, libs & ~(1 << site))
+
+    def _filled(self, data: ChainData, site: int) -> None:
+        """The empty sites and the crowded ones, after `site` (one that may be a liberty) is
+        filled."""
+        near_liberties = self.near_liberties
+        empty = data.empty & ~(1 << site)
+        crowded = data.crowded & ~(1 << site)
+        for t in self.adjacency[site]:
+            if empty >> t & 1 and not near_liberties[t] & empty:
+                crowded |= 1 << t
+        data.empty, data.crowded = empty, crowded
+
+    def _emptied(self, data: ChainData, site: int) -> None:
+        """The same after `site` (one that may be a liberty) is emptied."""
+        near_liberties = self.near_liberties
+        empty = data.empty | 1 << site
+        crowded = data.crowded & ~near_liberties[site]
+        if not near_liberties[site] & empty:
+            crowded |= 1 << site
+        data.empty, data.crowded = empty, crowded
 
     # Questions -----------------------------------------------------------------------------
     def find(self, data: ChainData, site: int) -> int:
@@ -187,13 +253,17 @@ class Chains(Tracker):
             self.find(data, chain.index(UNKNOWN))
         return data.chains
 
-    def single_liberties(self, data: ChainData, role: int) -> int:
-        """The sites that are the only liberty of one of `role`'s chains, as a bitset."""
+    def single_liberties(self, data: ChainData, role: int,
+                         taken: dict[int, list[int]] | None = None) -> int:
+        """The sites that are the only liberty of one of `role`'s chains, as a bitset; with
+        `taken`, each such site's chains' sites are added to it (by the site)."""
         cells, owner = data.cells, self.owner
         out = 0
-        for c, (_, _, libs) in self.find_all(data).items():
-            if libs and not libs & (libs - 1) and not out & libs and owner[cells[c]] == role:
+        for c, (stones, _, libs) in self.find_all(data).items():
+            if owner[cells[c]] == role and libs.bit_count() == 1:
                 out |= libs
+                if taken is not None:
+                    taken.setdefault(libs.bit_length() - 1, []).extend(stones)
         return out
 
     def without_liberty(self, data: ChainData, role: int, starts: Iterable[int],

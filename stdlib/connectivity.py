@@ -28,13 +28,15 @@ from stdlib.types import Cond, Direction, Link, Region, Regions, Relation, RoleE
 @ludeme("connected")
 def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
               at_least: int | None = None, by: Direction = "Adjacent",
-              through: Cond | None = None) -> Cond:
+              through: Cond | None = None, via: str | None = None) -> Cond:
     """True when one chain of `role`'s pieces, each adjacent to the next (by the `by:` relation,
     orthogonal on square boards and all six neighbours on hex boards by default), touches
     every one of the regions — or, with at-least:K, K of them (a fork touches three sides, a
     bridge two corners). The regions are by default the sides the role declares with
     sides:{...}. With through:, only pieces on sites where the condition holds (judged with
-    Site bound to the site, for the role) count.
+    Site bound to the site, for the role) count. With via:, each piece is joined to the next
+    by an edge of the board's edges of that name that the role holds (a TwixT link), not by
+    adjacency (see stdlib/edges.py).
 
     (if (connected Mover regions:(regions Sides corners:false) at-least:3) (win Mover))"""
     topo = env.topology
@@ -72,6 +74,22 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
               else [s for s, m in enumerate(role_masks) if m]
               for goals, n, role_masks in zip(goal_lists, needed, masks, strict=True)]
 
+    is_mover = parts_of(role).is_mover
+    if via is not None:
+        from stdlib.edges import connected_via
+
+        joined = connected_via(env, via, role, is_mover, starts, masks, needed)
+        mark(joined).why = "a completed connection"
+        return joined
+
+    is_mover = parts_of(role).is_mover
+    if via is not None:
+        from stdlib.edges import connected_via
+
+        joined = connected_via(env, via, role, is_mover, starts, masks, needed)
+        mark(joined).why = "a completed connection"
+        return joined
+
     tracker = groups = kept = None
     if through is None:
         tracker = Groups(adjacency, env.owner, masks, needed, topo.size)
@@ -79,8 +97,6 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
     elif (site_reads := parts_of(through).reads_site) is not None:
         # The position keeps through:'s verdicts, forgetting them only around changes.
         kept = env.track(SiteVerdicts(site_reads, topo.size, len(env.roles)))
-
-    is_mover = parts_of(role).is_mover
 
     def test(ctx: Ctx) -> bool:
         r = ctx.mover if is_mover else role(ctx)
@@ -566,7 +582,7 @@ class _ChainScreen(MoveScreen):
     without), from the chains of the position (or of the board, when it is no position's)."""
 
     __slots__ = ("r", "board", "owner", "adjacency", "liberty_bit", "near", "near_mask",
-                 "tracker", "data")
+                 "tracker", "data", "taken")
 
     def __init__(self, region: Surrounded, ctx: Ctx) -> None:
         self.r = region.role(ctx)
@@ -579,6 +595,9 @@ class _ChainScreen(MoveScreen):
         if data is None or data.cells != ctx.board:
             data = tracker.build(ctx.board)  # this board's own chains, found when asked
         self.data = data
+        # Once placements of other pieces are judged: per site, the sites of r's chains whose
+        # only liberty it is (what a piece put there takes).
+        self.taken: dict[int, list[int]] | None = None
 
     def _liberties(self, site: int) -> int:
         """The liberties of the chain holding `site`, as a bitset."""
@@ -633,7 +652,11 @@ class _ChainScreen(MoveScreen):
             # The common shapes: a piece put on an empty site, perhaps with pieces of other
             # roles taken off (a capture).
             if len(changes) == 1 and owner[value] != r:
-                return self._taken(site)
+                taken = self.taken
+                if taken is None or not self.liberty_bit[site]:
+                    return self._taken(site)
+                stones = taken.get(site)
+                return sorted(stones) if stones else []
             if owner[value] == r:
                 emptied = 0
                 liberty_bit = self.liberty_bit
@@ -725,23 +748,27 @@ class _ChainScreen(MoveScreen):
         if owner[value] != r:
             # Another piece leaves a chain of r's next to the site without a liberty exactly
             # when the site is the chain's only liberty.
-            some = self.tracker.single_liberties(self.data, r)
+            self.taken = {}
+            some = self.tracker.single_liberties(self.data, r, self.taken)
             return ~some, some
         # A piece of r's on an empty site with an empty neighbour has a liberty; on one
-        # without (crowded), it has one if a chain of r's next to it has another.
-        adjacency = self.adjacency
-        liberties = self._liberties
+        # without (crowded), it has one if a chain of r's next to it has another (the site
+        # is one of its liberties: it has another unless the site is all it has).
+        adjacency, data, find = self.adjacency, self.data, self.tracker.find
+        chain, chains = data.chain, data.chains
         some = 0
-        crowded = self.data.crowded
+        crowded = data.crowded
         while crowded:
             low = crowded & -crowded
             crowded ^= low
-            site = low.bit_length() - 1
-            others = ~low
-            for t in adjacency[site]:
+            for t in adjacency[low.bit_length() - 1]:
                 u = board[t]
-                if u != EMPTY and owner[u] == r and liberties(t) & others:
-                    break
+                if u != EMPTY and owner[u] == r:
+                    c = chain[t]
+                    if c < 0:
+                        c = find(data, t)
+                    if chains[c][2] != low:
+                        break
             else:
                 some |= low
         return ~some, some

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -219,6 +220,9 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
     return test
 
 
+_site_of = operator.itemgetter(0)  # the site of a (site, value) change
+
+
 class _Fresh(MoveScreen):
     """The screen of (repeated) on one position: which moves certainly make a board that does
     not repeat (the hash after the move, from the position's and the move's changes) — and,
@@ -241,7 +245,9 @@ class _Fresh(MoveScreen):
             ((s, v),) = changes
             return self.before ^ table[s][board[s]] ^ table[s][v]
         h = self.before
-        for s, v in dict(changes).items():  # a site changed twice: its last value
+        if len(set(map(_site_of, changes))) < len(changes):
+            changes = tuple(dict(changes).items())  # a site changed twice: its last value
+        for s, v in changes:
             h ^= table[s][board[s]] ^ table[s][v]
         return h
 
