@@ -147,6 +147,9 @@ PAIRS = [
     Pair("ultimate_tic_tac_toe", "ultimate-tictactoe.game", {}, "ultimate_tic_tac_toe", {},
          ("Same rules; a turn sent to a decided board is one move here (the cell), two "
           "actions in OpenSpiel (the board, then the cell).",)),
+    Pair("chinese_checkers", "chinese-checkers.game", {"limit": 1000}, "chinese_checkers", {},
+         ("limit:1000: a draw after 1000 turns, OpenSpiel's max_moves (the file's default has "
+          "no limit; random games never finish the race). A hop is a decision in both.",)),
 ]
 
 SIDES = ("openspiel", "public", "fast", "adapter")

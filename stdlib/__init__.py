@@ -29,11 +29,13 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     race,
     regions,
     sowing,
+    starboards,
     structure,
     subboards,
     tables,
     transforms,
     turns,
+    visits,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme
 

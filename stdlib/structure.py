@@ -310,6 +310,21 @@ def put(env: Env, role: RoleExpr, sites: Region, *, count: int = 1, piece: str =
     return Setup(value, fixed)
 
 
+@ludeme("put-each")
+def put_each(env: Env, sites: Region) -> SetupT:
+    """In the start position, one of each role's pieces on each of the sites, the region read
+    for that role as Mover (so a region relative to the player, such as the side behind it,
+    gives each its own sites): every player starts from its own home, however many play.
+
+    (start (put-each (sites Side Backward)))"""
+    cells: list[tuple[int, int]] = []
+    for r in range(len(env.roles)):
+        value = env.piece_of(r)
+        cells.extend((s, value) for s in sites(Ctx([0] * env.topology.size, r, None, env,
+                                                    env.owner)))
+    return Setup(0, frozenset(), tuple(cells))
+
+
 @ludeme("put-row")
 def put_row(env: Env, sites: Region, text: str, *, role: RoleExpr | None = None) -> SetupT:
     """In the start position, the pieces written in the text, one symbol per site of the

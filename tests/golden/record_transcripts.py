@@ -59,6 +59,9 @@ VARIANTS: dict[str, list[tuple[dict[str, Any], tuple[int, ...], int]]] = {
     "games/go.game": [({}, DEFAULT_SEEDS, DEFAULT_BOUND),
                       ({"openspiel": True}, (4, 5, 6), DEFAULT_BOUND)],
     "games/y.game": [({}, (1, 2), DEFAULT_BOUND)],
+    # Random games never finish the race: a turn limit ends them (in a draw), kept short.
+    "games/chinese-checkers.game": [({"limit": 60}, DEFAULT_SEEDS, DEFAULT_BOUND),
+                                    ({"players": 3, "limit": 30}, (4,), DEFAULT_BOUND)],
 }
 
 

@@ -1,0 +1,79 @@
+"""Where the turn has been: the sites its decisions so far have changed, for a turn of several
+decisions that may not come back to a site (a chain of hops in Chinese checkers may not land
+where it has already been). Position text writes them, in the middle of a turn, as
+`visited: e5 g7`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from stdlib.parts import mark
+from stdlib.registry import ludeme
+from stdlib.runtime import Ctx, Env
+from stdlib.statefields import Keys, StateField, declare
+from stdlib.types import Region
+
+NONE: tuple[int, ...] = ()
+
+
+class Visited(StateField):
+    """The sites the turn in progress has changed: `visited: e5 g7` (left out at a turn's
+    first decision). The engine keeps them on the position as `last` (the sites changed by the
+    turn so far); a position read from text in the middle of a turn gets them from this key."""
+
+    order = 45
+
+    def __init__(self, names: tuple[str, ...], index: dict[str, int]) -> None:
+        self.names = names
+        self.index = index
+
+    def keys(self, roles: tuple[str, ...]) -> list[str]:
+        return ["visited"]
+
+    def render(self, state: Any) -> list[str]:
+        if not state.step or not state.last:
+            return []
+        return ["visited: " + " ".join(self.names[s] for s in sorted(set(state.last)))]
+
+    def parse(self, state: Any, keys: Keys) -> None:
+        given = keys.take("visited")
+        if given is None:
+            return
+        number, value = given
+        if not state.step:
+            raise keys.error(number, "visited: is only for the middle of a turn (with "
+                                     "decision: 2 or later)")
+        sites = []
+        for name in value.split():
+            if name not in self.index:
+                raise keys.error(number, f"visited: no site {name!r} on this board")
+            sites.append(self.index[name])
+        state.last = tuple(sites)
+
+
+@ludeme("sites Visited")
+def sites_visited(env: Env) -> Region:
+    """In a turn's later decisions (a (continue ...)), the sites the turn has changed so far:
+    where its moving piece started and each site it has landed on (and any site a capture
+    emptied); empty at a turn's first decision. A chain of hops that may not come back to a
+    point says `unless:(in To (sites Visited))`.
+
+    (continue (optional (move-by 2 Adjacent from:LastTo over:(is Occupied Site) to:Empty
+      unless:(in To (sites Visited)))))"""
+    topo = env.topology
+    declare(env, Visited(topo.names, topo.index))
+
+    def region(ctx: Ctx) -> Sequence[int]:
+        state = ctx.state
+        if state is None or state.last is None:
+            return NONE
+        # At the first decision `last` is the previous turn's; but when the engine probes
+        # whether a (continue ...) has moves, the decision just made is not yet counted in
+        # `step` while `last` already holds this turn's sites.
+        if not state.step and not ctx.probe:
+            return NONE
+        return state.last  # type: ignore[no-any-return]
+    mark(region).description = "the sites visited this turn"
+    return region
