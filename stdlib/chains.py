@@ -114,13 +114,21 @@ class Chains(Tracker):
         cells[site] = new
         bit = self.liberty_bit[site]
         owner, liberty_bit = self.owner, self.liberty_bit
+        # The site is no longer empty: an empty neighbour with no other empty neighbour
+        # becomes crowded.
+        empty = data.empty & ~bit
+        crowded = data.crowded & ~bit
+        near_liberties = self.near_liberties
         joined: list[int] = []
         libs = 0
         unknown = False
         for t in self.adjacency[site]:
             v = cells[t]
             if v == EMPTY:
-                libs |= liberty_bit[t]
+                free = liberty_bit[t]
+                libs |= free
+                if free and not near_liberties[t] & empty:
+                    crowded |= free
                 continue
             c = chain[t]
             if owner[v] == role:
@@ -132,8 +140,7 @@ class Chains(Tracker):
                 stones, mask, more = chains[c]
                 if more & bit:
                     chains[c] = (stones, mask, more & ~bit)
-        if bit:
-            self._filled(data, site)
+        data.empty, data.crowded = empty, crowded
         if unknown:  # part of a chain not known: the chain it makes is not known either
             for c in joined:
                 for u in chains.pop(c)[0]:
