@@ -178,7 +178,7 @@ def test_three_won_boards_in_a_row_win(game) -> None:
     assert not state.play("g7").is_over  # the board is not won: no row of boards
     won = state.play("i9")
     assert won.winner == "X"
-    assert won.outcome.reason == "3 sub-boards in a row"
+    assert won.outcome.reason == "three small boards in a row"
 
 
 def test_a_drawn_board_counts_for_nobody_or_with_the_option_for_both(game) -> None:
@@ -202,3 +202,4 @@ def test_the_game_is_drawn_when_every_board_is_decided(game) -> None:
     assert moves(state) == {"g1"}
     end = state.play("g1")
     assert end.is_over and end.winner is None
+    assert end.outcome.reason == "every small board won or drawn"
