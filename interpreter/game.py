@@ -47,7 +47,7 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "dice", "held", "log", "_moves", "_numbered", "_empty")
+                 "dice", "held", "edges", "log", "_moves", "_numbered", "_empty")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -56,7 +56,8 @@ class State:
                  memory: tuple[Any, ...] = (), phase: int = 0, last_to: int = -1,
                  last_from: int = -1, scores: tuple[int, ...] = (),
                  dice: tuple[int, ...] = (),
-                 held: tuple[tuple[int, ...], ...] | None = None) -> None:
+                 held: tuple[tuple[int, ...], ...] | None = None,
+                 edges: tuple[int, ...] | None = None) -> None:
         self.game = game
         self.board = board  # never changed after the state is made
         self.to_move = to_move  # role index of the player to move (kept when the game is over)
@@ -83,6 +84,8 @@ class State:
         self.dice = dice  # the dice rolled and not yet used, in games with dice
         # In games with hands by kind: per role, the pieces held of each hand kind.
         self.held = held if held is not None else game.no_held
+        # In games whose board declares edges (stdlib/edges.py): each edge's value.
+        self.edges = edges if edges is not None else game.no_edges
         self.quiet = 0  # decisions in a row that took no piece (moves-without-capture)
         self.captures = 0  # pieces of other roles the turn (so far, or just played) took
         self.history: list[int] | None = None
@@ -219,7 +222,7 @@ NO_MARKS: frozenset[str] = frozenset()  # no step has marked anything
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
              "turn", "turn_all_pass", "hands", "memory", "phase", "last_to", "last_from",
-             "zhash", "scores", "before", "quiet", "captures", "dice", "held", "_moves")
+             "zhash", "scores", "before", "quiet", "captures", "dice", "held", "edges", "_moves")
 
 
 _snapshot = operator.attrgetter(*_SNAPSHOT)
@@ -300,7 +303,7 @@ class TurnInProgress:
 
     __slots__ = ("game", "state", "board", "mover", "trying", "changed", "taken", "marks",
                  "again_", "refused", "hands", "_log", "_scores", "_dice", "_held",
-                 "_zhash")
+                 "_edges", "_zhash")
 
     def __init__(self, game: Game, state: State | None, board: list[int], mover: int, *,
                  trying: bool) -> None:
@@ -320,6 +323,7 @@ class TurnInProgress:
         self._scores = state.scores if state is not None else ()
         self._dice = state.dice if state is not None else ()
         self._held = state.held if state is not None else ()
+        self._edges = state.edges if state is not None else ()
         # When trying on the position's own board: its hash, kept up to date meanwhile.
         self._zhash = state.zhash if state is not None and board is state.board else None
 
@@ -406,6 +410,17 @@ class TurnInProgress:
         if self.state is not None and not self.trying:
             self.state.to_move = role
 
+    def set_edge(self, edge: int, value: int) -> None:
+        state = self.state
+        if state is None or state.edges[edge] == value:
+            return
+        if self.game._zobrist is not None and (not self.trying or self._zhash is not None):
+            keys = self.game.env.shared["edges"]
+            state.zhash ^= keys.key(edge, state.edges[edge]) ^ keys.key(edge, value)
+        edges = list(state.edges)
+        edges[edge] = value
+        state.edges = tuple(edges)
+
     def use_die(self, value: int) -> None:
         state = self.state
         if state is not None and value in state.dice:
@@ -424,6 +439,7 @@ class TurnInProgress:
             state.scores = self._scores
             state.dice = self._dice
             state.held = self._held
+            state.edges = self._edges
             if self._zhash is not None:
                 state.zhash = self._zhash
 
@@ -452,6 +468,9 @@ class Game:
         self.no_held: tuple[tuple[int, ...], ...] = () if env.hand_kinds is None else \
             tuple((0,) * len(env.hand_kinds.names) for _ in env.roles)
         self.hand_word = players.hand
+        # Every edge empty, in games whose board declares edges (see stdlib/edges.py).
+        edges = env.shared.get("edges")
+        self.no_edges: tuple[int, ...] = edges.blank if edges is not None else ()
         self.phases = play.phases
         # Per phase, its turn's steps as (is_decision, closure).
         self.turns: list[list[tuple[bool, Any]]] = [
@@ -714,6 +733,8 @@ class Game:
             state.zhash = board_hash(self._zobrist, state.board)
             if self.env.hand_kinds is not None:  # hands are part of the position
                 state.zhash ^= self.env.hand_kinds.hash(state.held)
+            if state.edges:
+                state.zhash ^= self.env.shared["edges"].hash(state.edges)
             state.history = [state.zhash]
             if before:
                 earlier = list(state.board)
@@ -948,7 +969,7 @@ class Game:
                             pie_open=False, swapped=not state.swapped, last=(),
                             turn=state.turn, hands=state.hands,
                             memory=(None,) * len(self.env.memories), phase=state.phase,
-                            scores=state.scores)
+                            scores=state.scores, edges=state.edges)
             swapped._empty = state._empty
             swapped.verdicts = state.verdicts
             _copy_history(state, swapped)
@@ -982,7 +1003,8 @@ class Game:
                     turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
                     memory=state.memory, phase=state.phase, pie_open=state.pie_open,
                     last_to=state.last_to, last_from=state.last_from,
-                    scores=state.scores, dice=state.dice, held=state.held)
+                    scores=state.scores, dice=state.dice, held=state.held,
+                    edges=state.edges)
         new.result, new.reason = state.result, state.reason
         new.quiet = state.quiet
         new.captures = state.captures

@@ -12,6 +12,8 @@ Every element has a class, so a picture can be restyled or checked: `cell`, `ter
 `piece`, `symbol`, `special`, `last`, `coord`, `status`; on a board of points also `board`
 (the background), `edge` (a line joining two points, with `data-from` and `data-to`) and
 `point` (each point, a circle of class `cell point`). Pieces carry `data-site` and `data-piece`.
+An edge that holds something (a link, a wall: stdlib/edges.py) is a `link` line between its
+sites' centres, with `data-from` and `data-to`, in its holder's colour.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from interpreter.display import status
 from interpreter.game import State
+from stdlib.edges import edges_of
 from stdlib.runtime import EMPTY
 
 # Colours for roles named after one (or after a material), else a palette by role order.
@@ -183,6 +186,18 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
         out.append(f'<polygon class="special" data-site="{topo.names[s]}" '
                    f'points="{_points(star)}" fill="{SPECIAL}"><title>'
                    f"{escape(name)} ({topo.names[s]})</title></polygon>")
+
+    # Edges that hold something (links, walls: stdlib/edges.py), in their holder's colour.
+    held_edges = edges_of(env)
+    if held_edges is not None:
+        for a, b, value in held_edges(state):
+            (x1, y1), (x2, y2) = centres[a], centres[b]
+            colour = role_colour(game.players[value - 1], value - 1) \
+                if 0 < value <= len(game.players) else NEUTRAL
+            out.append(f'<line class="link" data-from="{topo.names[a]}" '
+                       f'data-to="{topo.names[b]}" x1="{_num(x1)}" y1="{_num(y1)}" '
+                       f'x2="{_num(x2)}" y2="{_num(y2)}" stroke="{colour}" '
+                       f'stroke-width="{_num(cell * 0.12)}" stroke-linecap="round"/>')
 
     # Pieces: circles; a piece others stand on (a tile) fills its cell.
     terrains = {p.on for p in env.pieces if p.on != EMPTY}

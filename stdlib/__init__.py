@@ -13,6 +13,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     chance,
     chess,
     connectivity,
+    edges,
     effects,
     expressions,
     geometry,

@@ -56,6 +56,10 @@ class Turn(Protocol):
     def from_hand(self, kind: int) -> None:
         """One piece of hand kind `kind` leaves the mover's hand (stdlib/hands.py)."""
 
+    def set_edge(self, edge: int, value: int) -> None:
+        """Edge number `edge` of the board's edges now holds `value` (0: empty; role + 1:
+        held by that role) (stdlib/edges.py)."""
+
     def set_mover(self, role: int) -> None:
         """The turn is `role`'s from now on: its next decision is that role's, and play goes
         on from that role when the turn ends (a roll that decides who starts)."""
