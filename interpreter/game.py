@@ -517,6 +517,8 @@ class Game:
             [is_decision and isinstance(fn, ChanceDecision) for is_decision, fn in steps]
             for steps in self.turns]
         self.has_chance = any(any(row) for row in self._chance)
+        # The last outcomes drawn from, with their probabilities as floats and their sum.
+        self._weights: tuple[list[tuple[Move, Fraction]], list[float], float] | None = None
         self._plain: list[list[bool]] = [
             [not keeps and is_decision and i == len(steps) - 1
              and self._continuation[p][i] is False for i, (is_decision, _) in enumerate(steps)]
@@ -988,9 +990,14 @@ class Game:
     def draw(self, state: State, rng: random.Random) -> Move:
         """A chance outcome drawn with its probability (one number from `rng`)."""
         outcomes = self.chance_outcomes(state)
-        point = rng.random() * float(sum(p for _, p in outcomes))
-        for move, probability in outcomes:
-            point -= float(probability)
+        kept = self._weights
+        if kept is None or kept[0] is not outcomes:  # (a decision's list, usually the same)
+            kept = self._weights = (outcomes, [float(p) for _, p in outcomes],
+                                    float(sum(p for _, p in outcomes)))
+        _, weights, total = kept
+        point = rng.random() * total
+        for (move, _), weight in zip(outcomes, weights, strict=True):
+            point -= weight
             if point < 0:
                 return move
         return outcomes[-1][0]
