@@ -147,6 +147,11 @@ PAIRS = [
     Pair("ultimate_tic_tac_toe", "ultimate-tictactoe.game", {}, "ultimate_tic_tac_toe", {},
          ("Same rules; a turn sent to a decided board is one move here (the cell), two "
           "actions in OpenSpiel (the board, then the cell).",)),
+    Pair("twixt", "twixt.game", {"size": 8}, "twixt", {"board_size": 8,
+                                                        "ansi_color_output": False},
+         ("size:8, OpenSpiel's default board (the file's is 24). The swap is offered after "
+          "any first peg here, only after one off Red's border rows in OpenSpiel; ours "
+          "exchanges the players, OpenSpiel turns the peg a quarter.",)),
     Pair("chinese_checkers", "chinese-checkers.game", {"limit": 1000}, "chinese_checkers", {},
          ("limit:1000: a draw after 1000 turns, OpenSpiel's max_moves (the file's default has "
           "no limit; random games never finish the race). A hop is a decision in both.",)),
