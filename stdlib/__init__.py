@@ -10,6 +10,7 @@ from dsl.ast import Node
 from dsl.parser import parse
 from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     boards,
+    captures,
     chance,
     chess,
     connectivity,
