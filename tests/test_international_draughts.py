@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalMoveError, load_game
+from interpreter import IllegalMoveError, load_game, parse_game
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -227,3 +227,28 @@ def test_random_games_round_trip_and_make_unmake_in_place() -> None:
                 assert state.to_text() == text
             assert moves(state) == listed
             state = state.play(rng.choice(sorted(state.legal_moves(), key=str)))
+
+
+def variant(old: str, new: str):
+    """The game with its capture rule's text changed (a one-line edit of the file)."""
+    text = (GAMES / "international-draughts.game").read_text(encoding="utf-8")
+    assert old in text
+    return parse_game(text.replace(old, new), source="variant.game")
+
+
+def test_rank_prefers_the_most_valuable_sequence() -> None:
+    # Two ways to take two pieces: two men (via b4), or a man and a king (via d4).
+    pieces = {"c3": "w", "b4": "b", "b6": "b", "d4": "B", "f6": "b", "j10": "b"}
+    assert moves(draughts().from_text(position(pieces))) == ["c3-a5", "c3-e5"]
+    italian = variant('(capture-sequence ("Jumps") taken:"Taken")',
+                      '(capture-sequence ("Jumps") taken:"Taken" rank:{"pieces" "King"})')
+    assert moves(italian.from_text(position(pieces))) == ["c3-e5"]
+
+
+def test_without_the_majority_rule_any_sequence_but_played_to_its_end() -> None:
+    free = variant('(capture-sequence ("Jumps") taken:"Taken")',
+                   '(capture-sequence ("Jumps") taken:"Taken" most:false)')
+    state = free.from_text(position({"c3": "w", "d4": "b", "b4": "b", "b6": "b", "j10": "b"}))
+    assert moves(state) == ["c3-a5", "c3-e5"]
+    state = state.play("c3-a5")
+    assert state.mover == "White" and moves(state) == ["a5-c7"]  # it must go on
