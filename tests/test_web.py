@@ -80,7 +80,8 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClie
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "script-src 'self'" in page.headers["content-security-policy"]
-    for asset, kind in (("app.js", "javascript"), ("style.css", "css")):
+    for asset, kind in (("app.js", "javascript"), ("editor.js", "javascript"),
+                        ("style.css", "css")):
         assert f"/static/{asset}" in page.text
         r = client.get(f"/static/{asset}")
         assert r.status_code == 200 and kind in r.headers["content-type"]
@@ -88,6 +89,30 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(client: TestClie
     for path in ("/static/../server.py", "/static/index.html/..", "/static/tasks.py",
                  "/games/tictactoe.game", "/api/games/..%2F..%2Fpyproject.toml"):
         assert client.get(path).status_code == 404
+
+
+def test_the_editor_has_the_language_from_the_registry(client: TestClient) -> None:
+    import stdlib
+
+    r = client.get("/api/grammar")  # no session: the same for every page
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    data = r.json()
+    ludemes = data["ludemes"]
+    assert set(stdlib.REGISTRY) <= set(ludemes)
+    for name, spec in stdlib.REGISTRY.items():
+        entry = ludemes[name]
+        assert entry["usage"] == spec.usage() and entry["returns"] == spec.returns.name
+        assert entry["keywords"] == list(spec.keywords), name
+        assert entry["summary"] and entry["example"].startswith("("), name
+    assert ludemes["place"]["keywords"][:3] == ["piece", "if", "unless"]
+    assert ludemes["line"]["summary"].startswith("True when `role` (by default the mover) has")
+    assert ludemes["sites Empty"]["example"] == "(place (sites Empty))"
+    # Heads with Uppercase members; the file's other forms; the constants of the types.
+    assert {"Empty", "Side", "Occupied"} <= set(data["families"]["sites"])
+    assert data["forms"] == ["define", "option", "match"]
+    assert ludemes["option"]["keywords"] == ["min", "max", "choices", "letters-of", "pattern",
+                                             "doc"]
+    assert {"Mover", "Next", "Orthogonal", "NE", "To", "Friend"} <= set(data["constants"])
 
 
 def test_only_the_listed_games_are_offered(client: TestClient, tab: Tab) -> None:

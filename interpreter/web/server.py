@@ -20,7 +20,8 @@ Safety, in a few rules:
 - Bound to the loopback interface, the server answers only requests addressed to it by that
   name (`localhost`, `127.0.0.1`), which defeats DNS rebinding.
 
-API: every endpoint but `GET /api/games` and `POST /api/session` needs the session header.
+API: every endpoint but `GET /api/games`, `GET /api/grammar` and `POST /api/session` needs
+the session header.
 Answers are JSON; an error is `{"error": message}` with a 4xx/5xx status (and, for rules that
 do not compile, their `diagnostics`); a body that is not JSON (of any depth) is a 400.
 """
@@ -51,7 +52,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from dsl.errors import GameError
 from interpreter.web import tasks
 from interpreter.web.origin import SameOrigin
-from interpreter.web.reference import reference_page
+from interpreter.web.reference import grammar_endpoint, reference_page
 from interpreter.web.sessions import MAX_SESSIONS, GameFile, Session, SessionStore
 from interpreter.web.worker import (
     WORKER_MEMORY,
@@ -65,6 +66,7 @@ from interpreter.web.worker import (
 STATIC = Path(__file__).parent / "static"
 STATIC_FILES = {"index.html": "text/html; charset=utf-8",
                 "app.js": "text/javascript; charset=utf-8",
+                "editor.js": "text/javascript; charset=utf-8",
                 "style.css": "text/css; charset=utf-8"}
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; script-src 'self'; "
@@ -318,6 +320,9 @@ class Playground:
     async def script(self, request: Request) -> Response:
         return Response(self.static["app.js"], media_type=STATIC_FILES["app.js"])
 
+    async def editor_script(self, request: Request) -> Response:
+        return Response(self.static["editor.js"], media_type=STATIC_FILES["editor.js"])
+
     async def style(self, request: Request) -> Response:
         return Response(self.static["style.css"], media_type=STATIC_FILES["style.css"])
 
@@ -541,8 +546,9 @@ def create_app(files: list[GameFile], limits: Limits | None = None,
         ("/api/position", pg.position), ("/api/record/save", pg.save_record),
         ("/api/record/load", pg.load_record), ("/api/validate", pg.validate)]
     routes = [Route("/", pg.page), Route("/static/app.js", pg.script),
+              Route("/static/editor.js", pg.editor_script),
               Route("/static/style.css", pg.style), Route("/api/games", pg.games),
-              Route("/docs", reference_page),
+              Route("/docs", reference_page), Route("/api/grammar", grammar_endpoint),
               *(Route(path, fn, methods=["POST"]) for path, fn in post)]
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:

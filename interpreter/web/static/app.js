@@ -678,6 +678,7 @@
       }
     }
     gutter.scrollTop = $("source").scrollTop;
+    if (window.ludemeEditor) window.ludemeEditor.refresh();  // the highlighted copy
   }
 
   function scheduleCheck() {
@@ -1212,9 +1213,7 @@
     source.addEventListener("keydown", (event) => {
       if (event.key === "Tab" && !event.shiftKey) {  // indent rather than leave the editor
         event.preventDefault();
-        source.setRangeText("  ", source.selectionStart, source.selectionEnd, "end");
-        renderGutter();
-        scheduleCheck();
+        window.ludemeEditor.insert("  ");  // as typed: undo knows it; the input event follows
       }
     });
     $("play-this").addEventListener("click", playThis);
