@@ -256,3 +256,17 @@ def test_a_lame_leap_goes_by_its_path() -> None:
     # d4-e7 goes by e5 (a piece: blocked) and e6, d4-g5 by e5 and f5 (blocked); d4-c7 by c5
     # and c6, free. The piece on d5 is on no path.
     assert moves(state) == {"d4-c7", "d4-a5", "d4-a3", "d4-c1", "d4-e1", "d4-g3"}
+
+
+@pytest.mark.parametrize("written, said", [
+    ("(leap 1 3 path:Diagonal within:(sites Empty))",
+     "within: must be a region that depends on nothing but the mover"),
+    ("(leap 1 3 path:Forward)", "path: is Orthogonal (those steps first) or Diagonal"),
+    ("(slide Orthogonal over:-1)", "over: needs 0 or more"),
+])
+def test_wrong_parameters_are_refused_where_written(written: str, said: str) -> None:
+    from interpreter.errors import RuleError
+
+    with pytest.raises(RuleError) as refused:
+        parse_game(LAME.replace("(leap 1 3 path:Diagonal)", written), "bad.game")
+    assert said in str(refused.value) and "bad.game:6:" in str(refused.value)
