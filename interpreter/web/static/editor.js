@@ -415,6 +415,11 @@ window.ludemeEditor = (() => {
     hideTip();
   });
   source.addEventListener("mousedown", () => closeList());
+  window.addEventListener("scroll", () => {  // the list and the note stay where the text is
+    closeList();
+    hideTip();
+  });
+  window.addEventListener("resize", closeList);
   source.addEventListener("mousemove", onHover);
   source.addEventListener("mouseleave", hideTip);
 
