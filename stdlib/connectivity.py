@@ -82,22 +82,6 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
         mark(joined).why = "a completed connection"
         return joined
 
-    is_mover = parts_of(role).is_mover
-    if via is not None:
-        from stdlib.edges import connected_via
-
-        joined = connected_via(env, via, role, is_mover, starts, masks, needed)
-        mark(joined).why = "a completed connection"
-        return joined
-
-    is_mover = parts_of(role).is_mover
-    if via is not None:
-        from stdlib.edges import connected_via
-
-        joined = connected_via(env, via, role, is_mover, starts, masks, needed)
-        mark(joined).why = "a completed connection"
-        return joined
-
     tracker = groups = kept = None
     if through is None:
         tracker = Groups(adjacency, env.owner, masks, needed, topo.size)
