@@ -3,8 +3,9 @@
     python docs/update_speed.py [--seconds S]
 
 Runs `benchmarks/openspiel_ratios.py --markdown` (OpenSpiel must be installed: `pip install -e
-'.[openspiel]'`) and saves its output as `docs/includes/openspiel_ratios.md`, which the page
-`docs/speed.md` includes (see `docs/hooks.py`). Commit the file it writes.
+'.[openspiel]'`), `benchmarks/playouts.py` and `benchmarks/chess_perft.py` (python-chess:
+`pip install -e '.[bench]'`) and saves their tables in `docs/includes/`, which the page
+`docs/speed.md` includes (see `docs/hooks.py`). Commit the files it writes.
 """
 
 from __future__ import annotations
@@ -38,6 +39,22 @@ def main(argv: list[str] | None = None) -> int:
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     OUTPUT.write_text(head + run.stdout.strip() + "\n", encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    # Every game's playouts, and chess perft against python-chess: their tables as printed.
+    for name, script, extra in (
+            ("playouts.md", "playouts.py", ["--seconds", f"{args.seconds / 6:g}"]),
+            ("chess_perft.md", "chess_perft.py",
+             ["--depth", "3", "--positions", "start,kiwipete", "--runs", "3", "--top", "0"])):
+        run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *extra],
+                             cwd=ROOT, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr, end="")
+            return run.returncode
+        table = run.stdout[run.stdout.find("| "):].strip()
+        target = OUTPUT.parent / name
+        target.write_text(f"<!-- written by docs/update_speed.py on {when}: python "
+                          f"benchmarks/{script} {' '.join(extra)} -->\n\n{table}\n",
+                          encoding="utf-8")
+        print(f"wrote {target.relative_to(ROOT)}")
     return 0
 
 
