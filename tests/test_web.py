@@ -380,8 +380,12 @@ def test_sessions_are_private_and_bounded(client: TestClient) -> None:
 
 
 def test_a_text_that_compiles_slowly_is_refused() -> None:
+    # Four patterns over a 64 x 64 board: more than a second to compile on an idle machine
+    # (one pattern alone took about the 0.3 s allowed, so the test depended on the load).
+    forms = " ".join(f'(forms ("{name}"))'
+                     for name in ("Crosscut", "HardCorner", "Switch2x3", "Switch2x4"))
     big = ('(game "Big" (players {(player "A") (player "B")}) (board (square 64))\n'
-           '  (play (place (sites Empty) unless:(forms ("Crosscut"))))\n'
+           f'  (play (place (sites Empty) unless:(or {forms})))\n'
            '  (end (if (line 5) (win Mover))))')
     pool = WorkerPool(1)
     app = create_app(load_files(FILES[:1]), Limits(check_seconds=0.3), pool=pool)
