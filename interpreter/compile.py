@@ -230,7 +230,10 @@ def _coerce(value: Any, have: DslType, want: DslType) -> Any:
         site = parts_of(value).static_site
         if site is not None:
             return static((site,))
-        region = lambda ctx: (value(ctx),)  # noqa: E731
+
+        def region(ctx: Ctx) -> tuple[int, ...]:
+            site = value(ctx)
+            return (site,) if site >= 0 else ()  # no site (-1: off the board): an empty region
         mark(region).single_site = value
         return region
     if have.name == "Role" and want.name == "Roles":

@@ -394,7 +394,10 @@ def sites_around(env: Env, region: Region, directions: list[Direction] | None = 
     single = parts_of(region).single_site
     if single is not None:  # the sites around one site, e.g. (sites Around To): a table
         table = [around((s,)) for s in range(env.topology.size)]
-        result = lambda ctx: table[single(ctx)]  # noqa: E731
+
+        def result(ctx: Ctx) -> Collection[int]:
+            site = single(ctx)
+            return table[site] if site >= 0 else ()  # around no site: nothing
         if parts_of(single).site_var == "to":
             mark(result).around_to = table
         return result

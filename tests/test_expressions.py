@@ -98,6 +98,16 @@ def test_site_at_is_coordinate_arithmetic() -> None:
                                   if s[1] != "1"}
 
 
+def test_no_site_is_an_empty_region() -> None:
+    """Where a region is wanted, (site-at ...) off the board is no site at all — not the last
+    site of the board — and the sites around it are none."""
+    everywhere = moves(game_with("(place (sites Empty))"), CROSS)
+    not_row_1 = {s for s in everywhere if s[1] != "1"}
+    for region in ("(site-at To 0 4)", "(sites Around (site-at To 0 4))"):
+        game = game_with(f"(place (sites Empty) unless:(> (count {region}) 0))")
+        assert moves(game, CROSS) == not_row_1, region
+
+
 def test_owner_and_same_role() -> None:
     game = game_with("(place (sites Empty))",
                      end='(if (same-role (owner "c4") Mover) (win Mover))')
