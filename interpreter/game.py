@@ -17,6 +17,7 @@ from dsl.expand import Expansion
 from interpreter.errors import IllegalMoveError
 from interpreter.notation import parse_move
 from interpreter.text import default_pie, parse_position, render_position
+from stdlib.bitboards import set_bits
 from stdlib.boards import public_graph
 from stdlib.hands import captured_to_hand
 from stdlib.history import board_hash, situation
@@ -283,16 +284,6 @@ def _passes_after(tests: list[MoveScreen] | None, move: Move) -> bool:
         if made:
             changes = changes + made
     return True
-
-
-def _ones(mask: int) -> list[int]:
-    """The sites of a bitset (a non-negative number), in order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class TurnInProgress:
@@ -596,7 +587,7 @@ class Game:
                     if explain is not None:
                         undecided = [s for s in indices if not decided >> s & 1]
                     else:
-                        undecided = _ones(~decided & board_bits)
+                        undecided = list(set_bits(~decided & board_bits))
                         if undecided:
                             members = set(indices)
                             undecided = [s for s in undecided if s in members]
@@ -609,7 +600,7 @@ class Game:
                         elif explain is not None:
                             explain.setdefault(move.key, reason)
                     sites: Sequence[int] = indices
-                    dropped = _ones(~passes & board_bits)
+                    dropped = list(set_bits(~passes & board_bits))
                     if dropped:
                         if members is None:
                             members = set(indices)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from stdlib.bitboards import set_bits
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
 
 NO_CHAIN = -1  # a site holding no role's piece
@@ -376,7 +377,7 @@ class Overlay:
         chain, chains = data.chain, data.chains
         changed, filled, emptied = self.changed, self.filled, self.emptied
         find = tracker.find
-        placed = [s for s in _bits(filled) if owner[board[s]] == role] if filled else []
+        placed = [s for s in set_bits(filled) if owner[board[s]] == role] if filled else []
         free = 0  # sites of chains found to have a liberty
         done = 0  # sites of chains found without one
         out: list[int] = []
@@ -445,11 +446,3 @@ class Overlay:
         return out
 
 
-def _bits(mask: int) -> list[int]:
-    """The sites of a bitset."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

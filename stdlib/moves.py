@@ -1111,6 +1111,70 @@ class AnyAttacks(AttackTest):
         return found
 
 
+def leaps(env: Env, targets: Sequence[Sequence[tuple[int, ...]]], to: CellKind,
+          from_: Region | None, kinds: frozenset[int] | None, if_: Cond | None,
+          unless: Cond | None) -> tuple[Moves, Callable[[int], frozenset[tuple[int, int]]]]:
+    """The moves of the mover's pieces (of `kinds`; from the `from_` sites) to the sites
+    `targets[mover][site]` lists, whatever lies between, onto a site holding `to:` — what
+    (leap ...) and its one-sided variants generate — and, per mover, the (from, to) pairs
+    they can make (for Reach). Without filters the pieces are found by the position's
+    tracker and each move is made once per game."""
+    from stdlib.logic import cell_test
+
+    no_piece = env.no_piece
+    target = cell_test(env, to)
+    origins = Origins(env, from_, kinds)
+    size = env.topology.size
+    fast = if_ is None and unless is None and to in ("Empty", "Enemy", "EmptyOrEnemy")
+    take_empty = to in ("Empty", "EmptyOrEnemy")
+    take_enemy = to in ("Enemy", "EmptyOrEnemy")
+    made: dict[int, tuple[tuple[int, Move], ...]] = {}  # per (value, site): (to, move)
+
+    def generate(ctx: Ctx) -> list[Move]:
+        sites = origins(ctx) if fast and not ctx.probe else None
+        if sites is None:
+            return scan(ctx)
+        board, owner, mover = ctx.board, ctx.owner, ctx.mover
+        ahead = targets[mover]
+        out: list[Move] = []
+        for s in sites:
+            v = board[s]
+            key = v * size + s
+            row = made.get(key)
+            if row is None:
+                row = made[key] = tuple((t, env.piece_move(s, t, v)) for t in ahead[s]
+                                        if t not in no_piece)
+            for t, m in row:
+                x = board[t]
+                if x == EMPTY:
+                    if take_empty:
+                        out.append(m)
+                elif take_enemy:
+                    o = owner[x]
+                    if o >= 0 and o != mover:
+                        out.append(m)
+        return out
+
+    def scan(ctx: Ctx) -> list[Move]:
+        out: list[Move] = []
+        ahead = targets[ctx.mover]
+        for s, v in own_pieces(ctx, from_, kinds):
+            for t in ahead[s]:
+                if t not in no_piece and target(ctx, t):
+                    accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
+                           from_hand=False)
+                    if ctx.probe and out:
+                        return out
+        return out
+
+    starting = parts_of(from_).static if from_ is not None else None
+
+    def pairs(mover: int) -> frozenset[tuple[int, int]]:
+        return frozenset((s, t) for s in range(size) if starting is None or s in starting
+                         for t in targets[mover][s] if t not in no_piece)
+    return (scan if origins.known is None or not fast else generate), pairs
+
+
 @ludeme("leap")
 def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
          from_: Region | None = None, of: str | None = None, path: Direction | None = None,
@@ -1129,8 +1193,6 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     (leap 2 2 path:Diagonal), by one on the point between, its eye.
 
     (leap 1 2 of:"Horse" path:Orthogonal)"""
-    from stdlib.logic import cell_test
-
     if across < 0 or up < 0 or across + up == 0:
         env.error("a leap goes some distance: two numbers, 0 or more, not both 0")
     if path is not None or within is not None:
@@ -1144,57 +1206,8 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     targets = [tuple(t for dx, dy in offsets
                      if (t := at.get((round(x) + dx, round(y) + dy), -1)) >= 0)
                for x, y in xy]
-    no_piece = env.no_piece
-    target = cell_test(env, to)
     kinds = kinds_named(env, of)
-    origins = Origins(env, from_, kinds)
-    size = env.topology.size
-    fast = if_ is None and unless is None and to in ("Empty", "Enemy", "EmptyOrEnemy")
-    take_empty = to in ("Empty", "EmptyOrEnemy")
-    take_enemy = to in ("Enemy", "EmptyOrEnemy")
-    made: dict[int, tuple[tuple[int, Move], ...]] = {}  # per (value, site): (to, move)
-
-    def generate(ctx: Ctx) -> list[Move]:
-        sites = origins(ctx) if fast and not ctx.probe else None
-        if sites is None:
-            return scan(ctx)
-        board, owner, mover = ctx.board, ctx.owner, ctx.mover
-        out: list[Move] = []
-        for s in sites:
-            v = board[s]
-            key = v * size + s
-            row = made.get(key)
-            if row is None:
-                row = made[key] = tuple((t, env.piece_move(s, t, v)) for t in targets[s]
-                                        if t not in no_piece)
-            for t, m in row:
-                x = board[t]
-                if x == EMPTY:
-                    if take_empty:
-                        out.append(m)
-                elif take_enemy:
-                    o = owner[x]
-                    if o >= 0 and o != mover:
-                        out.append(m)
-        return out
-
-    def scan(ctx: Ctx) -> list[Move]:
-        out: list[Move] = []
-        for s, v in own_pieces(ctx, from_, kinds):
-            for t in targets[s]:
-                if t not in no_piece and target(ctx, t):
-                    accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
-                           from_hand=False)
-                    if ctx.probe and out:
-                        return out
-        return out
-
-    starting = parts_of(from_).static if from_ is not None else None
-
-    def pairs(mover: int) -> frozenset[tuple[int, int]]:
-        return frozenset((s, t) for s in range(size) if starting is None or s in starting
-                         for t in targets[s] if t not in no_piece)
-    chosen = scan if origins.known is None or not fast else generate
+    chosen, pairs = leaps(env, [targets] * len(env.roles), to, from_, kinds, if_, unless)
     given = mark(chosen)
     given.reach = Reach(pairs, kinds, True, interned=True)
     if from_ is None and if_ is None and unless is None and to in ("Enemy", "EmptyOrEnemy"):

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from stdlib.moves import AnyAttacks, LeapAttacks, Origins, Reach, kinds_named, own_pieces
+from stdlib.moves import AnyAttacks, LeapAttacks, Reach, kinds_named, leaps
 from stdlib.parts import mark
 from stdlib.registry import ludeme
-from stdlib.runtime import EMPTY, Ctx, Env, Move
+from stdlib.runtime import Ctx, Env
 from stdlib.types import CellKind, Cond, Direction, Moves, Region
 
 
@@ -47,67 +47,15 @@ def leap_ahead(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
     Written `from-to`.
 
     (leap-ahead 1 2 of:"Knight")"""
-    from stdlib.logic import cell_test
-
     if across < 0 or up < 1:
         env.error("a leap ahead goes 1 or more rows forward and 0 or more columns across")
     if any(f is None for f in env.forward):
         env.error("leap-ahead needs every player to declare forward:DIRECTION")
         return lambda ctx: []
     targets = forward_leaps(env, across, up)
-    no_piece = env.no_piece
-    target = cell_test(env, to)
     kinds = kinds_named(env, of)
-    origins = Origins(env, None, kinds)
     size = env.topology.size
-    fast = if_ is None and unless is None and to in ("Empty", "Enemy", "EmptyOrEnemy")
-    take_empty = to in ("Empty", "EmptyOrEnemy")
-    take_enemy = to in ("Enemy", "EmptyOrEnemy")
-    made: dict[int, tuple[tuple[int, Move], ...]] = {}  # per (value, site): (to, move)
-
-    def generate(ctx: Ctx) -> list[Move]:
-        sites = origins(ctx) if fast and not ctx.probe else None
-        if sites is None:
-            return scan(ctx)
-        board, owner, mover = ctx.board, ctx.owner, ctx.mover
-        ahead = targets[mover]
-        out: list[Move] = []
-        for s in sites:
-            v = board[s]
-            key = v * size + s
-            row = made.get(key)
-            if row is None:
-                row = made[key] = tuple((t, env.piece_move(s, t, v)) for t in ahead[s]
-                                        if t not in no_piece)
-            for t, m in row:
-                x = board[t]
-                if x == EMPTY:
-                    if take_empty:
-                        out.append(m)
-                elif take_enemy:
-                    o = owner[x]
-                    if o >= 0 and o != mover:
-                        out.append(m)
-        return out
-
-    def scan(ctx: Ctx) -> list[Move]:
-        from stdlib.moves import accept
-
-        out: list[Move] = []
-        ahead = targets[ctx.mover]
-        for s, v in own_pieces(ctx, None, kinds):
-            for t in ahead[s]:
-                if t not in no_piece and target(ctx, t):
-                    accept(ctx, env.piece_move(s, t, v), t, s, if_, unless, out,
-                           from_hand=False)
-                    if ctx.probe and out:
-                        return out
-        return out
-
-    def pairs(mover: int) -> frozenset[tuple[int, int]]:
-        return frozenset((s, t) for s in range(size) for t in targets[mover][s]
-                         if t not in no_piece)
-    chosen = scan if origins.known is None or not fast else generate
+    chosen, pairs = leaps(env, targets, to, None, kinds, if_, unless)
     given = mark(chosen)
     given.reach = Reach(pairs, kinds, True, interned=True)
     given.kinds = frozenset({"move"})
