@@ -6,9 +6,10 @@ import bisect
 import functools
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -23,7 +24,17 @@ from stdlib.hands import captured_to_hand
 from stdlib.history import board_hash, situation
 from stdlib.movekinds import Refused, kind_of, move_kinds
 from stdlib.parts import mark, parts_of
-from stdlib.runtime import EMPTY, Chain, Ctx, Env, Move, Placements, every_move, moves_a_piece
+from stdlib.runtime import (
+    EMPTY,
+    Chain,
+    Ctx,
+    Env,
+    Move,
+    Placements,
+    every_move,
+    listed,
+    moves_a_piece,
+)
 from stdlib.steps import ChanceDecision, MoveScreen, Step, as_step
 from stdlib.structure import DRAW, EndSection, PlayersSection, PlaySection, StartSection
 from stdlib.turns import Continuation
@@ -219,6 +230,8 @@ def _copy_history(old: State, new: State) -> None:
 
 NO_MARKS: frozenset[str] = frozenset()  # no step has marked anything
 
+_new_state = object.__new__  # a State with no slot set yet (Game._successor sets them all)
+
 # The slots of a State that making a move may replace (each holds a value that is never
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
@@ -268,6 +281,20 @@ def _placement_verdicts(tests: list[MoveScreen], part: Placements) -> tuple[int,
         refused |= passes & verdicts[1]
         passes &= verdicts[0]
     return passes, refused
+
+
+_FEW = 4  # as many sites as are found faster in a list than by making a set of it
+
+
+def _among(sites: Iterator[int], indices: Sequence[int]) -> list[int]:
+    """Those of `sites` (a few, usually: bits left over) that are in `indices`."""
+    found = list(sites)
+    if not found:
+        return found
+    if len(found) <= _FEW:
+        return [s for s in found if s in indices]
+    members = set(indices)
+    return [s for s in found if s in members]
 
 
 def _passes_after(tests: list[MoveScreen] | None, move: Move) -> bool:
@@ -514,6 +541,18 @@ class Game:
             [not keeps and is_decision and i == len(steps) - 1
              and self._continuation[p][i] is False for i, (is_decision, _) in enumerate(steps)]
             for p, steps in enumerate(self.turns)]
+        # Per phase and step, for a step that is automatic: the automatic steps from it on
+        # that _advance runs (not the checks, which passed when the move was found legal),
+        # and the index of the step after them (the next decision, or past the end).
+        self._runs: list[list[tuple[tuple[Step, ...], int]]] = []
+        for steps in self.turns:
+            runs = []
+            for i in range(len(steps)):
+                j = i
+                while j < len(steps) and not steps[j][0]:
+                    j += 1
+                runs.append((tuple(fn for _, fn in steps[i:j] if not fn.may_refuse), j))
+            self._runs.append(runs)
         # Per phase, where the turn resumes after a (continue ...) decision (the step after
         # the turn's first decision), or None where the turn has no such step.
         self._resume: list[int | None] = [
@@ -529,12 +568,14 @@ class Game:
         """The decision's moves, less those that a step of `after` refuses: each move is
         made on the board with the steps after it, in order, then undone — unless the steps'
         screens are certain it passes, or (when no reason is asked for) that it is refused."""
+        screeners = [step.screen for step in after]
+
         def generate(ctx: Ctx) -> Sequence[Move]:
             # A move that every step certainly lets through unchanged need not be tried.
             safe = None
             tests: list[Callable[[Move], bool]] = []
-            for step in after:
-                test = step.screen(ctx)
+            for screener in screeners:
+                test = screener(ctx)
                 if test is None:
                     break
                 tests.append(test)
@@ -561,10 +602,12 @@ class Game:
                 ctx.admit = saved
             explain = ctx.explain
             kept: list[Sequence[Move]] = []
-            parts = moves.parts if isinstance(moves, Chain) else (moves,)
+            # (Exact types, not isinstance: Chain and Placements are Sequences, whose ABC
+            # makes an instance check slow, and neither has subclasses.)
+            parts = moves.parts if type(moves) is Chain else (moves,)
             for part in parts:
                 verdicts = _placement_verdicts(screens, part) \
-                    if screens is not None and isinstance(part, Placements) else None
+                    if screens is not None and type(part) is Placements else None
                 if verdicts is not None:
                     assert isinstance(part, Placements)
                     passes, refused = verdicts
@@ -583,14 +626,10 @@ class Game:
                     # (Usually few: they are found from the bits, not by testing every site.)
                     decided = passes | refused
                     board_bits = (1 << len(ctx.board)) - 1
-                    members: set[int] | None = None
                     if explain is not None:
                         undecided = [s for s in indices if not decided >> s & 1]
                     else:
-                        undecided = list(set_bits(~decided & board_bits))
-                        if undecided:
-                            members = set(indices)
-                            undecided = [s for s in undecided if s in members]
+                        undecided = _among(set_bits(~decided & board_bits), indices)
                     for s in undecided:
                         move = row[s]
                         reason = None if _passes_after(screens, move) else \
@@ -600,11 +639,13 @@ class Game:
                         elif explain is not None:
                             explain.setdefault(move.key, reason)
                     sites: Sequence[int] = indices
-                    dropped = list(set_bits(~passes & board_bits))
+                    dropped = _among(set_bits(~passes & board_bits), indices)
                     if dropped:
-                        if members is None:
-                            members = set(indices)
-                        if any(s in members for s in dropped):
+                        if len(dropped) <= _FEW:  # (the list less a few, in its order)
+                            sites = list(indices)
+                            for s in dropped:
+                                sites.remove(s)
+                        else:
                             sites = [s for s in indices if passes >> s & 1]
                     if sites:
                         kept.append(part if sites is indices else
@@ -824,7 +865,7 @@ class Game:
     def generate(self, state: State, explain: dict[Any, str] | None = None) -> list[Move]:
         """The legal moves, in the order the rules produce them."""
         moves = self._moves(state, explain)
-        return moves if isinstance(moves, list) else list(moves)
+        return moves if isinstance(moves, list) else listed(moves)
 
     def _moves(self, state: State, explain: dict[Any, str] | None = None,
                ctx: Ctx | None = None) -> Sequence[Move]:
@@ -888,10 +929,8 @@ class Game:
         if state._moves is None:
             state._moves = self.generate(state)
         legal = state._moves
-        if isinstance(move, Move):
-            for m in legal:  # usually one of this state's own moves
-                if m is move:
-                    return m
+        if isinstance(move, Move) and any(map(operator.is_, legal, repeat(move))):
+            return move  # usually one of this state's own moves
         text = str(move)
         if isinstance(move, Move) and move.names is self.sites:
             key = move.key
@@ -967,7 +1006,9 @@ class Game:
             swapped.verdicts = state.verdicts
             _copy_history(state, swapped)
             return swapped
-        return self._advance(self._successor(state), move)
+        new = self._successor(state)
+        # One context for the turn's steps and the end conditions (as the fast path's).
+        return self._advance(new, move, Ctx(new.board, new.to_move, new, self.env, self.owner))
 
     def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
         """At a chance position, each outcome with its probability (see State)."""
@@ -995,25 +1036,53 @@ class Game:
 
     def _successor(self, state: State) -> State:
         """A copy of `state` that `_advance` may change: everything a move changes in place is
-        copied (the board, the empty sites, the kept verdicts and the trackers' data)."""
-        new = State(self, list(state.board), state.to_move, step=state.step,
-                    passes=state.passes, swapped=state.swapped, last=state.last,
-                    turn=state.turn, turn_all_pass=state.turn_all_pass, hands=state.hands,
-                    memory=state.memory, phase=state.phase, pie_open=state.pie_open,
-                    last_to=state.last_to, last_from=state.last_from,
-                    scores=state.scores, dice=state.dice, held=state.held,
-                    edges=state.edges)
-        new.result, new.reason = state.result, state.reason
+        copied (the board, the empty sites, the kept verdicts and the trackers' data). (Made
+        slot by slot, without State.__init__: this is once per move of the public loop.)"""
+        new = _new_state(State)
+        new.game = self
+        new.board = state.board[:]
+        new.to_move = state.to_move
+        new.step = state.step
+        new.passes = state.passes
+        new.result = state.result
+        new.reason = state.reason
+        new.pie_open = state.pie_open
+        new.swapped = state.swapped
+        new.last = state.last
+        new.turn = state.turn
+        new.turn_all_pass = state.turn_all_pass
+        new.hands = state.hands
+        new.memory = state.memory
+        new.phase = state.phase
+        new.last_to = state.last_to
+        new.last_from = state.last_from
+        new.scores = state.scores
+        new.dice = state.dice
+        new.held = state.held
+        new.edges = state.edges
         new.quiet = state.quiet
         new.captures = state.captures
-        _copy_history(state, new)
-        if state._empty is not None:
-            new._empty = list(state._empty)
-        if state.verdicts:
-            new.verdicts = {key: dict(kept) for key, kept in state.verdicts.items()}
+        new.situations = None
+        if state.history is not None:
+            new.zhash, new.history = state.zhash, state.history[:]
+            new.seen = state.seen.copy()  # type: ignore[union-attr]
+            if state.situations is not None:
+                new.situations = state.situations.copy()
+            new.undo, new.before = state.undo.copy(), state.before
+        else:
+            new.zhash, new.history, new.seen, new.undo, new.before = 0, None, None, {}, ()
+        new._moves = None
+        new._numbered = None
+        new._empty = None if state._empty is None else state._empty[:]
+        new.log = None
+        new.verdicts = {key: kept.copy() for key, kept in state.verdicts.items()} \
+            if state.verdicts else {}
         trackers = self.env.trackers
         new.track = [None if data is None else tracker.copy(data)
-                     for tracker, data in zip(trackers, state.track, strict=True)]
+                     for tracker, data in zip(trackers, state.track, strict=True)] \
+            if trackers else []
+        new.trial = 0
+        new.tried = 0
         return new
 
     def _advance(self, state: State, move: Move, ctx: Ctx | None = None) -> State:
@@ -1069,28 +1138,25 @@ class Game:
         effects = None
         turn = None  # the automatic steps' actions, when the decision has any
         marks: set[str] | frozenset[str] = NO_MARKS
+        changed = move.changed
         if step <= last_step and not steps[step][0]:
-            effects = self._effects_ctx(state, move, mover, ctx, sited)
-            turn = acting if acting is not None else self._applying.start(state, mover)
-            changed = move.changed
-            turn.changed = list(changed)
-            turn.taken = taken
-            marks = effects.marks = turn.marks
-            effects.last = changed
-            while step <= last_step and not steps[step][0]:
-                automatic: Step = steps[step][1]
-                if not automatic.may_refuse:  # a check, passed when the move was found legal
+            todo, step = self._runs[state.phase][step]
+            if todo:
+                effects = self._effects_ctx(state, move, mover, ctx, sited)
+                turn = acting if acting is not None else self._applying.start(state, mover)
+                turn.changed = list(changed)
+                turn.taken = taken
+                marks = effects.marks = turn.marks
+                effects.last = changed
+                for automatic in todo:
                     if len(turn.changed) != len(changed):  # the steps so far changed sites
                         changed = effects.last = tuple(turn.changed)
                     effects.hands = state.hands
                     effects.taken = turn.taken
                     automatic.run(effects, turn)
-                step += 1
-            taken = turn.taken
-            if len(turn.changed) != len(changed):
-                changed = tuple(turn.changed)
-        else:
-            changed = move.changed
+                taken = turn.taken
+                if len(turn.changed) != len(changed):
+                    changed = tuple(turn.changed)
         if taken:
             state.captures += taken
         if env.uses_quiet:
@@ -1147,8 +1213,13 @@ class Game:
                 h = situation(self.env.shared["zobrist movers"], h, state.to_move,
                               state.memory)
                 state.situations[h] = state.situations.get(h, 0) + 1
-            state.before = tuple((s, old) for s, old in sorted(state.undo.items())
-                                 if board[s] != old)
+            undo = state.undo
+            if len(undo) == 1:  # (the usual turn: one site changed)
+                ((s, old),) = undo.items()
+                state.before = () if board[s] == old else ((s, old),)
+            else:
+                state.before = tuple([(s, old) for s, old in sorted(undo.items())
+                                      if board[s] != old])
             state.undo = {}
         # End conditions judge the position as if the player before the one to move had just
         # moved (which is who moved, unless a phase handed the turn back to them).
@@ -1205,25 +1276,30 @@ class Game:
         trackers = self.env.trackers
         zobrist = self._zobrist
         kinds = self.env.hand_kinds
+        log = state.log
+        # What each site held before the turn, in games that keep a position history.
+        undo = state.undo if zobrist is not None and state.history is not None else None
         for s, v in changes:
             old = board[s]
             if old == v:
                 continue
             board[s] = v
-            if state.log is not None:
-                state.log.append((s, old))
+            if log is not None:
+                log.append((s, old))
             if zobrist is not None:
-                state.zhash ^= zobrist[s][old] ^ zobrist[s][v]
-                if state.history is not None:
-                    state.undo.setdefault(s, old)
+                keys = zobrist[s]
+                state.zhash ^= keys[old] ^ keys[v]
+                if undo is not None and s not in undo:
+                    undo[s] = old
             if empty is not None:
                 if old == EMPTY:
                     del empty[bisect.bisect_left(empty, s)]  # the list is in site order
                 elif v == EMPTY and s not in no_piece:
                     bisect.insort(empty, s)
-            for i, data in enumerate(track):
-                if data is not None:
-                    track[i] = trackers[i].update(data, board, s, old, v)
+            if track:
+                for i, data in enumerate(track):
+                    if data is not None:
+                        track[i] = trackers[i].update(data, board, s, old, v)
             if kinds is not None:  # a piece of another role taken goes to the mover's hand
                 state.held, dz = captured_to_hand(kinds, self.owner, state.to_move,
                                                   state.held, old, v)

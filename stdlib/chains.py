@@ -25,6 +25,8 @@ UNKNOWN = -2  # a role's piece whose chain is to be found again (see ChainData.f
 
 Chain = tuple[tuple[int, ...], int, int]  # (its sites, the same as a bitset, its liberties)
 
+_new_data = object.__new__
+
 
 class ChainData:
     """A position's chains: `cells` the board they describe (the position's own board, kept
@@ -32,7 +34,7 @@ class ChainData:
     of its sites) or NO_CHAIN or UNKNOWN, and `chains` by id. A known chain is always a whole
     chain of `cells`; the pieces of a chain that is not known are all UNKNOWN."""
 
-    __slots__ = ("cells", "chain", "chains", "empty", "crowded")
+    __slots__ = ("cells", "chain", "chains", "empty", "crowded", "single", "vague")
 
     def __init__(self, cells: list[int], chain: list[int], chains: dict[int, Chain],
                  empty: int, crowded: int) -> None:
@@ -41,6 +43,27 @@ class ChainData:
         self.chains = chains
         self.empty = empty  # the empty sites where a piece may stand, as a bitset
         self.crowded = crowded  # those of them with no such site next to them
+        # The known chains with exactly one liberty: id -> that liberty's bit (kept with
+        # `chains`, so that the chains in atari are found without looking at every chain).
+        self.single: dict[int, int] = {c: libs for c, (_, _, libs) in chains.items()
+                                       if libs.bit_count() == 1}
+        # May some piece's chain be UNKNOWN? (False once find_all has found them all: then
+        # no scan of `chain` is needed to know it.)
+        self.vague = UNKNOWN in chain
+
+    def set(self, c: int, known: Chain) -> None:
+        """Chain `c` is now `known` (its sites, mask and liberties)."""
+        self.chains[c] = known
+        libs = known[2]
+        if libs and not libs & (libs - 1):
+            self.single[c] = libs
+        else:
+            self.single.pop(c, None)
+
+    def forget(self, c: int) -> Chain:
+        """Chain `c` is no longer known (its pieces are to be found again, or gone)."""
+        self.single.pop(c, None)
+        return self.chains.pop(c)
 
 
 class Chains(Tracker):
@@ -75,8 +98,11 @@ class Chains(Tracker):
                          {}, empty, crowded)
 
     def copy(self, data: ChainData) -> ChainData:
-        return ChainData(list(data.cells), list(data.chain), dict(data.chains), data.empty,
-                         data.crowded)
+        new = _new_data(ChainData)  # (once per move of the public loop: no __init__ call)
+        new.cells, new.chain, new.chains = data.cells[:], data.chain[:], data.chains.copy()
+        new.empty, new.crowded, new.single = data.empty, data.crowded, data.single.copy()
+        new.vague = data.vague
+        return new
 
     def update(self, data: ChainData, board: list[int], site: int, old: int,
                new: int) -> ChainData:
@@ -90,8 +116,9 @@ class Chains(Tracker):
         if owner[old] >= 0:  # a piece leaves: its chain is to be found again
             c = chain[site]
             if c >= 0:
-                for t in chains.pop(c)[0]:
+                for t in data.forget(c)[0]:
                     chain[t] = UNKNOWN
+                data.vague = True
             chain[site] = NO_CHAIN
         bit = self.liberty_bit[site]
         if bit and (old == EMPTY) != (new == EMPTY):  # a liberty is taken or made
@@ -99,7 +126,7 @@ class Chains(Tracker):
                 c = chain[t]
                 if c >= 0:
                     stones, mask, libs = chains[c]
-                    chains[c] = (stones, mask, libs & ~bit if new != EMPTY else libs | bit)
+                    data.set(c, (stones, mask, libs & ~bit if new != EMPTY else libs | bit))
             if new == EMPTY:
                 self._emptied(data, site)
             else:
@@ -140,23 +167,24 @@ class Chains(Tracker):
             elif c >= 0 and bit:
                 stones, mask, more = chains[c]
                 if more & bit:
-                    chains[c] = (stones, mask, more & ~bit)
+                    data.set(c, (stones, mask, more & ~bit))
         data.empty, data.crowded = empty, crowded
         if unknown:  # part of a chain not known: the chain it makes is not known either
             for c in joined:
-                for u in chains.pop(c)[0]:
+                for u in data.forget(c)[0]:
                     chain[u] = UNKNOWN
             chain[site] = UNKNOWN
+            data.vague = True
             return
         if not joined:
             chain[site] = site
-            chains[site] = ((site,), 1 << site, libs)
+            data.set(site, ((site,), 1 << site, libs))
             return
         if len(joined) == 1:
             keep = joined[0]
             stones, mask, more = chains[keep]
             chain[site] = keep
-            chains[keep] = (stones + (site,), mask | 1 << site, (libs | more) & ~bit)
+            data.set(keep, (stones + (site,), mask | 1 << site, (libs | more) & ~bit))
             return
         self._merge(data, site, joined, libs & ~bit)
 
@@ -177,12 +205,13 @@ class Chains(Tracker):
                     joined.append(c)
         if unknown:  # part of a chain not known: the chain it makes is not known either
             for c in joined:
-                for u in data.chains.pop(c)[0]:
+                for u in data.forget(c)[0]:
                     chain[u] = UNKNOWN
             chain[site] = UNKNOWN
+            data.vague = True
         elif not joined:
             chain[site] = site
-            data.chains[site] = ((site,), 1 << site, libs)
+            data.set(site, ((site,), 1 << site, libs))
         else:
             self._merge(data, site, joined, libs)
 
@@ -198,14 +227,14 @@ class Chains(Tracker):
         libs |= more
         for c in joined:
             if c != keep:
-                other, other_mask, other_libs = chains.pop(c)
+                other, other_mask, other_libs = data.forget(c)
                 for u in other:
                     chain[u] = keep
                 stones += other
                 mask |= other_mask
                 libs |= other_libs
         chain[site] = keep
-        chains[keep] = (stones + (site,), mask | 1 << site, libs & ~(1 << site))
+        data.set(keep, (stones + (site,), mask | 1 << site, libs & ~(1 << site)))
 
     def _filled(self, data: ChainData, site: int) -> None:
         """The empty sites and the crowded ones, after `site` (one that may be a liberty) is
@@ -251,27 +280,31 @@ class Chains(Tracker):
         mask = 0
         for s in stones:
             mask |= 1 << s
-        data.chains[site] = (tuple(stones), mask, libs)
+        data.set(site, (tuple(stones), mask, libs))
         return site
 
     def find_all(self, data: ChainData) -> dict[int, Chain]:
         """Every chain of the position, found where not known."""
         chain = data.chain
-        while UNKNOWN in chain:
-            self.find(data, chain.index(UNKNOWN))
+        if data.vague:
+            while UNKNOWN in chain:
+                self.find(data, chain.index(UNKNOWN))
+            data.vague = False
         return data.chains
 
     def single_liberties(self, data: ChainData, role: int,
                          taken: dict[int, list[int]] | None = None) -> int:
         """The sites that are the only liberty of one of `role`'s chains, as a bitset; with
         `taken`, each such site's chains' sites are added to it (by the site)."""
-        cells, owner = data.cells, self.owner
+        if data.vague:
+            self.find_all(data)
+        cells, owner, chains = data.cells, self.owner, data.chains
         out = 0
-        for c, (stones, _, libs) in self.find_all(data).items():
-            if owner[cells[c]] == role and libs.bit_count() == 1:
+        for c, libs in data.single.items():
+            if owner[cells[c]] == role:
                 out |= libs
                 if taken is not None:
-                    taken.setdefault(libs.bit_length() - 1, []).extend(stones)
+                    taken.setdefault(libs.bit_length() - 1, []).extend(chains[c][0])
         return out
 
     def without_liberty(self, data: ChainData, role: int, starts: Iterable[int],

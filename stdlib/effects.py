@@ -101,6 +101,8 @@ class Forbid(Step):
 
     def __init__(self, condition: Cond) -> None:
         self.condition = condition
+        # The condition's screen maker (a hint given when the condition was made).
+        self._screen = parts_of(condition).screen
 
     def run(self, ctx: Ctx, turn: Turn) -> None:
         if self.condition(ctx):
@@ -109,7 +111,7 @@ class Forbid(Step):
             turn.refuse(refusal(self.condition, held=True))
 
     def screen(self, ctx: Ctx) -> Callable[[Move], bool] | None:
-        screen = parts_of(self.condition).screen
+        screen = self._screen
         return screen(ctx) if screen is not None else None
 
 
@@ -151,9 +153,11 @@ def remove(env: Env, region: Region, *, if_: Cond | None = None) -> Effect:
 
 class Removal(MoveScreen):
     """The screen of (remove REGION) on one position: the region's screen, which also says
-    what the step removes after a move when the region's screen knows its sites then."""
+    what the step removes after a move when the region's screen knows its sites then. It is
+    the screen of a step that never refuses (placements certainly refuse none)."""
 
     __slots__ = ("region", "board", "left_behind")
+    unrefusing = True
 
     def __init__(self, region: MoveScreen, board: list[int],
                  left_behind: tuple[int, ...]) -> None:
@@ -164,7 +168,8 @@ class Removal(MoveScreen):
         return self.region(move)
 
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
-        return self.region.placements(value, sites)
+        verdicts = self.region.placements(value, sites)
+        return None if verdicts is None else (verdicts[0], 0)
 
     def then(self, changes: Changes) -> Changes | None:
         sites = self.region.sites_after(changes)
@@ -175,6 +180,8 @@ class Removal(MoveScreen):
         board, left_behind = self.board, self.left_behind
         if len(changes) == 1:
             site, value = changes[0]
+            if site not in sites:  # (the usual: a piece put beside the pieces taken)
+                return tuple([(s, left_behind[v]) for s in sites if (v := board[s])])
             values = [value if s == site else board[s] for s in sites]
         else:
             after = dict(changes)

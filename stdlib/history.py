@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -220,9 +219,6 @@ def repeated(env: Env, *, last: int | None = None, situational: bool = False,
     return test
 
 
-_site_of = operator.itemgetter(0)  # the site of a (site, value) change
-
-
 class _Fresh(MoveScreen):
     """The screen of (repeated) on one position: which moves certainly make a board that does
     not repeat (the hash after the move, from the position's and the move's changes) — and,
@@ -245,10 +241,9 @@ class _Fresh(MoveScreen):
             ((s, v),) = changes
             return self.before ^ table[s][board[s]] ^ table[s][v]
         h = self.before
-        if len(set(map(_site_of, changes))) < len(changes):
-            changes = tuple(dict(changes).items())  # a site changed twice: its last value
-        for s, v in changes:
-            h ^= table[s][board[s]] ^ table[s][v]
+        for s, v in dict(changes).items():  # (a site changed twice: its last value)
+            keys = table[s]
+            h ^= keys[board[s]] ^ keys[v]
         return h
 
     def _repeats(self, h: int) -> bool:

@@ -152,7 +152,13 @@ def _all_of(parts: tuple[Cond, ...]) -> Any:
     not_live = [says_when_judged(c, False) for c in parts]
     why_live = [says_when_judged(c, True) for c in parts]
     quiet_parts = [quiet(c) for c in parts]
-    if len(parts) == 2 and not any(not_live) and not any(why_live):
+    if len(parts) == 1 and not not_live[0] and not why_live[0]:
+        # One part judged (the others always hold): it says the same every time.
+        (a,) = parts
+
+        def test(ctx: Ctx) -> bool:
+            return True if a(ctx) else False
+    elif len(parts) == 2 and not any(not_live) and not any(why_live):
         (a, b), (na, nb) = parts, nots
 
         def test(ctx: Ctx) -> bool:
@@ -435,7 +441,25 @@ def add(*terms: IntExpr) -> IntExpr:
     """The sum of the numbers.
 
     (+ (count (sites Occupied Mover)) 1)"""
-    return lambda ctx: sum(t(ctx) for t in terms)
+    return _folded(terms, sum) or (lambda ctx: sum(t(ctx) for t in terms))
+
+
+def _folded(terms: Sequence[IntExpr], combine: Callable[[list[Any]], Any]) -> IntExpr | None:
+    """Arithmetic on literals only (options, numbers), done once: a closure giving the value,
+    which reads nothing (its wording stays the source text, e.g. (* 2 #size #size)); None
+    when a term is not a literal."""
+    values = [parts_of(t).literal for t in terms]
+    if any(v is None or isinstance(v, bool) for v in values):
+        return None
+    value = combine(values)
+    return constant(lambda ctx: value)  # type: ignore[no-any-return]
+
+
+def _product(values: list[Any]) -> Any:
+    out = values[0]
+    for v in values[1:]:
+        out *= v
+    return out
 
 
 @ludeme("-")
@@ -443,7 +467,7 @@ def sub(a: IntExpr, b: IntExpr) -> IntExpr:
     """a minus b.
 
     (- (count (sites Occupied Mover)) (count (sites Occupied Next)))"""
-    return lambda ctx: a(ctx) - b(ctx)
+    return _folded((a, b), lambda v: v[0] - v[1]) or (lambda ctx: a(ctx) - b(ctx))
 
 
 class AnyRegion(ABC):
@@ -991,6 +1015,10 @@ def mul(first: IntExpr, *others: IntExpr) -> IntExpr:
     """The product of the numbers.
 
     (* 2 #size #size)"""
+    folded = _folded((first, *others), _product)
+    if folded is not None:
+        return folded
+
     def product(ctx: Ctx) -> int:
         out = first(ctx)
         for o in others:

@@ -118,7 +118,7 @@ class Chain(Sequence[Move]):
 
     def __init__(self, parts: list[Sequence[Move]]) -> None:
         self.parts = parts
-        self.total = sum(len(p) for p in parts)
+        self.total = sum(map(len, parts))
 
     def __len__(self) -> int:
         return self.total
@@ -134,6 +134,23 @@ class Chain(Sequence[Move]):
 
     def __iter__(self) -> Iterator[Move]:
         return itertools.chain.from_iterable(self.parts)
+
+
+def listed(moves: Sequence[Move]) -> list[Move]:
+    """The moves as a new list (the same as list(moves), without Python-level iteration
+    of a Chain's or Listed's parts)."""
+    kind = type(moves)
+    if kind is Chain:
+        out: list[Move] = []
+        for part in moves.parts:  # type: ignore[attr-defined]
+            if type(part) is Placements or type(part) is Listed:
+                out += map(part.row.__getitem__, part.indices)  # type: ignore[attr-defined]
+            else:
+                out += part
+        return out
+    if kind is Placements or kind is Listed:
+        return list(map(moves.row.__getitem__, moves.indices))  # type: ignore[attr-defined]
+    return list(moves)
 
 
 MAX_PILE = 255  # the most pieces a pile may hold on one site

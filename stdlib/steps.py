@@ -117,7 +117,7 @@ class Step(ABC):
 Verdicts = tuple[int, int]  # (lets through, refuses): sets of sites, as bitsets (bit s: site s)
 
 
-class MoveScreen(ABC):
+class MoveScreen:
     """A screen (see Step.screen) that can also judge every placement of a piece at once.
     Optional: a screen that is a plain function is asked move by move, which is slower for
     decisions with many placements, never wrong.
@@ -125,11 +125,19 @@ class MoveScreen(ABC):
     At the level of a condition or a region (Screen, AnyRegion.screen), the two verdicts are
     "certainly false / empty right after the move" and "certainly true / not empty"; at the
     level of a step (Step.screen), "certainly lets the move through unchanged" and "certainly
-    refuses it" (a step that never refuses certainly refuses nothing: see `unrefusing`)."""
+    refuses it" (a step that never refuses certainly refuses nothing: see `unrefusing`).
 
-    @abstractmethod
+    (A plain class, not an ABC: the engine asks `isinstance(screen, MoveScreen)` of every
+    step's screen in every position, which an ABC's instance check makes several times
+    slower. Every subclass defines __call__.)"""
+
+    # A screen made for a step that never refuses, whose verdicts are already the step's
+    # (it refuses nothing): `unrefusing` gives it as it is.
+    unrefusing: ClassVar[bool] = False
+
     def __call__(self, move: Move) -> bool:
         """The screen's test of one move (see Step.screen)."""
+        raise NotImplementedError
 
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
         """For the moves that put the board value `value` on one of `sites` (empty sites
@@ -180,7 +188,9 @@ class Unrefusing(MoveScreen):
 
 def unrefusing(screen: Callable[[Move], bool] | None) -> Callable[[Move], bool] | None:
     """The screen of a step that never refuses, from its condition's or region's screen."""
-    return Unrefusing(screen) if isinstance(screen, MoveScreen) else screen
+    if isinstance(screen, MoveScreen) and not screen.unrefusing:
+        return Unrefusing(screen)
+    return screen
 
 
 class Screen(Protocol):
