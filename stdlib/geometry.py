@@ -1,4 +1,5 @@
-"""Geometry along the board's lines: n in a row, and captures by flanking."""
+"""Geometry along the board's lines: n in a row, and captures by flanking (custodian
+capture)."""
 
 from __future__ import annotations
 
@@ -144,33 +145,79 @@ def sites_line(env: Env, length: int, *, role: RoleExpr | None = None,
     return region
 
 
+def flanked(board: list[int], owner: tuple[int, ...], role: int, s: int,
+            rays: list[tuple[tuple[int, ...], ...]], low: int, high: int | None) -> list[int]:
+    """The sites of the enemy pieces that a piece of `role` at s flanks: along each ray from
+    s, an unbroken run of pieces of other roles (not neutral ones) ended by one of `role`'s,
+    of `low` to `high` pieces (no upper bound for None)."""
+    out: list[int] = []
+    for ray in rays:
+        line = ray[s]
+        n = 0
+        for t in line:
+            o = owner[board[t]]
+            if o == role:
+                if n >= low:
+                    out.extend(line[:n])
+                break
+            if o < 0 or n == high:
+                break
+            n += 1
+    return out
+
+
+def _run_bounds(env: Env, ludeme: str, low: int, high: int | None) -> bool:
+    """Whether min: and max: bound the length of a flanked run sensibly; if not, says so
+    where the ludeme is written."""
+    if low >= 1 and (high is None or high >= low):
+        return True
+    env.error(f"{ludeme} needs 1 <= min <= max (a run of pieces between two of the mover's)")
+    return False
+
+
 @ludeme("flank")
-def flank(env: Env, directions: Direction, *, remove: bool = False) -> Capture:
+def flank(env: Env, directions: Direction, *, remove: bool = False, min: int = 1,
+          max: int | None = None) -> Capture:
     """Capture by flanking: a piece placed at s captures every unbroken line of enemy pieces
     running from s in one of the directions up to a friendly piece. Captured pieces change to
-    the mover's colour (as in Reversi), or are removed with remove:true.
+    the mover's colour (as in Reversi), or are removed with remove:true. With min: and max:,
+    only lines of that many enemy pieces are captured: Pente takes exactly two (min:2 max:2),
+    Keryo-Pente two or three. A piece placed between enemies is never taken by this.
 
-    (place (sites Empty) capture:(flank All) must-capture:true)"""
-    dirs = env.absolute_dirs(directions)
-    rays = env.topology.rays
+    (place (sites Empty) capture:(flank All remove:true min:2 max:2))"""
+    if not _run_bounds(env, "flank", min, max):
+        return lambda ctx, s, value: ()
+    rays = [env.topology.rays[d] for d in env.absolute_dirs(directions)]
 
     def capture(ctx: Ctx, s: int, value: int) -> tuple[tuple[int, int], ...]:
-        board, owner, mover = ctx.board, ctx.owner, ctx.mover
         new = EMPTY if remove else value
-        out: list[tuple[int, int]] = []
-        for d in dirs:
-            run: list[int] = []
-            for t in rays[d][s]:
-                o = owner[board[t]]
-                if o == mover:
-                    if run:
-                        out.extend((x, new) for x in run)
-                    break
-                if o < 0:
-                    break
-                run.append(t)
-        return tuple(out)
+        return tuple((t, new) for t in flanked(ctx.board, ctx.owner, ctx.mover, s, rays,
+                                                min, max))
     return capture
+
+
+@ludeme("sites Flanked")
+def sites_flanked(env: Env, site: SiteExpr, directions: Direction = "All", *, min: int = 1,
+                  max: int | None = None) -> Region:
+    """The enemy pieces that the mover's piece on the site encloses (custodian capture): each
+    unbroken line of other roles' pieces running from the site in one of the directions up
+    to another of the mover's pieces, of min: to max: pieces (any number from 1 without).
+    Nothing if the site holds no piece of the mover's. As a step after a move or a
+    placement, (remove (sites Flanked To ...)) takes them: Hasami Shogi's custodian capture
+    is (sites Flanked To Orthogonal), Pente's (sites Flanked To All min:2 max:2); a piece
+    that moves in between two enemies is safe.
+
+    (play (place (sites Empty)) (remove (sites Flanked To All min:2 max:2)))"""
+    if not _run_bounds(env, "sites Flanked", min, max):
+        return lambda ctx: []
+    rays = [env.topology.rays[d] for d in env.absolute_dirs(directions)]
+
+    def region(ctx: Ctx) -> list[int]:
+        s = site(ctx)
+        if s < 0 or ctx.owner[ctx.board[s]] != ctx.mover:
+            return []
+        return flanked(ctx.board, ctx.owner, ctx.mover, s, rays, min, max)
+    return region
 
 
 @ludeme("centre-distance")

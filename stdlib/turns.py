@@ -87,6 +87,17 @@ def captured(env: Env) -> Cond:
     return test
 
 
+@ludeme("count-captured")
+def count_captured(env: Env) -> IntExpr:
+    """How many pieces of other roles were taken off the board, counted where (captured)
+    looks: in a turn's steps, by the turn's last decision and the steps since; in end
+    conditions, by the turn just played. A step that keeps count of captures:
+
+    (add-score Mover (count-captured))"""
+    env.uses_taken = True
+    return lambda ctx: int(ctx.taken)
+
+
 @ludeme("promoted")
 def promoted() -> Cond:
     """In a turn's steps: true when a (promote ...) step changed a piece since the turn's last
