@@ -568,14 +568,12 @@ class Game:
         """The decision's moves, less those that a step of `after` refuses: each move is
         made on the board with the steps after it, in order, then undone — unless the steps'
         screens are certain it passes, or (when no reason is asked for) that it is refused."""
-        screeners = [step.screen for step in after]
-
         def generate(ctx: Ctx) -> Sequence[Move]:
             # A move that every step certainly lets through unchanged need not be tried.
             safe = None
             tests: list[Callable[[Move], bool]] = []
-            for screener in screeners:
-                test = screener(ctx)
+            for step in after:
+                test = step.screen(ctx)
                 if test is None:
                     break
                 tests.append(test)
@@ -650,6 +648,26 @@ class Game:
                     if sites:
                         kept.append(part if sites is indices else
                                     Placements(sites, part.value, row))
+                    continue
+                if safe is not None and not ctx.probe:
+                    # Every move screened at once (no Python loop): usually all pass.
+                    listed_ = part if isinstance(part, list) else listed(part)
+                    passed = safe.judge(listed_) if isinstance(safe, MoveScreen) else \
+                        list(map(safe, listed_))
+                    if all(passed):
+                        if listed_:
+                            kept.append(listed_[:] if listed_ is part else listed_)
+                        continue
+                    out = []
+                    for move, ok in zip(listed_, passed, strict=True):
+                        reason = None if ok or move.kind == "pass" or _passes_after(
+                            screens, move) else self._forbidden(ctx, move, after)
+                        if reason is None:
+                            out.append(move)
+                        elif explain is not None:
+                            explain.setdefault(move.key, reason)
+                    if out:
+                        kept.append(out)
                     continue
                 out = []
                 for move in part:

@@ -27,6 +27,7 @@ from stdlib.regions import KindSites
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
 from stdlib.statefields import MoveCounters, declare
+from stdlib.steps import MoveScreen
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
 
 
@@ -219,12 +220,7 @@ class Attacked:
         danger = frozenset(sites) | pinned
 
         if not guarded:
-            def safe(move: Move) -> bool:
-                for s, v in move.changes:
-                    if s in danger or bad[v]:
-                        return exact(move)
-                return True
-            return safe
+            return _Unpinned(danger, bad, exact)
 
         def safe_guarded(move: Move) -> bool:
             emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
@@ -235,6 +231,37 @@ class Attacked:
                     emptied += 1
             return emptied < 2 or exact(move)
         return safe_guarded
+
+
+class _Unpinned(MoveScreen):
+    """Attacked's screen on a position with no line opened by emptying one of several sites
+    (see Attacked.screen): a move changing none of the `danger` sites and putting no `bad`
+    value passes; any other is judged `exact`ly. Judges a whole list in one loop."""
+
+    __slots__ = ("danger", "bad", "exact")
+
+    def __init__(self, danger: frozenset[int], bad: tuple[bool, ...],
+                 exact: Callable[[Move], bool]) -> None:
+        self.danger, self.bad, self.exact = danger, bad, exact
+
+    def __call__(self, move: Move) -> bool:
+        danger, bad = self.danger, self.bad
+        for s, v in move.changes:
+            if s in danger or bad[v]:
+                return self.exact(move)
+        return True
+
+    def judge(self, moves: Sequence[Move]) -> list[bool]:
+        danger, bad, exact = self.danger, self.bad, self.exact
+        out = []
+        for move in moves:
+            for s, v in move.changes:
+                if s in danger or bad[v]:
+                    out.append(exact(move))
+                    break
+            else:
+                out.append(True)
+        return out
 
 
 # Castling --------------------------------------------------------------------------------------

@@ -1455,11 +1455,16 @@ def any_of(*alternatives: Moves) -> Moves:
             elif identity:
                 if seen is None:
                     seen = set(map(id, itertools.chain.from_iterable(held)))
-                by_id = dict(zip(map(id, moves), moves, strict=True))
-                for i in seen.intersection(by_id):
-                    del by_id[i]
-                out.extend(by_id.values())
-                seen.update(by_id)
+                if alone:  # no move twice in its own list: only those listed already go
+                    fresh = [m for m in moves if id(m) not in seen]
+                    out.extend(fresh)
+                    seen.update(map(id, fresh))
+                else:
+                    by_id = dict(zip(map(id, moves), moves, strict=True))
+                    for i in seen.intersection(by_id):
+                        del by_id[i]
+                    out.extend(by_id.values())
+                    seen.update(by_id)
             else:
                 if seen is None:
                     seen = {m.key for part in held for m in part}

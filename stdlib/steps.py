@@ -139,6 +139,11 @@ class MoveScreen:
         """The screen's test of one move (see Step.screen)."""
         raise NotImplementedError
 
+    def judge(self, moves: Sequence[Move]) -> list[bool]:
+        """The screen's test of each move of a list, in order (what __call__ says of each;
+        a screen may judge a list in one loop, which is faster than a call per move)."""
+        return list(map(self, moves))
+
     def placements(self, value: int, sites: Sequence[int]) -> Verdicts | None:
         """For the moves that put the board value `value` on one of `sites` (empty sites
         where a piece may stand) and change nothing else: the sites where the move certainly
