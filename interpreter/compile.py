@@ -99,6 +99,8 @@ class Compiler:
         finally:
             if self.env is not None:
                 self.env.span = saved
+        if self.env is not None:  # what each form became, for the kernel builder
+            self.env.shared.setdefault("compiled nodes", {})[id(node)] = value
         if callable(value) and not isinstance(value, type):
             try:
                 given = mark(value)

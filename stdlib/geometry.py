@@ -3,6 +3,8 @@ capture)."""
 
 from __future__ import annotations
 
+from dsl.ast import Bool, Const, Form, Int, Node
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, literal, reads_nothing, recent_sites, with_reads
@@ -309,3 +311,65 @@ def neighbours(env: Env, directions: Direction = "Adjacent") -> Relation:
     mark(related).occupied = occupied
     # It reads no site, but a link's condition reads the neighbours it leads to.
     return with_reads(related, lambda s: frozenset(table[s]))
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("line")
+def lower_line(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(line n [role:] [directions:] [exact:] [through:]): as `line`, rows through the sites
+    the turn changed when the role is the mover (the interpreter's `recent_sites`), through
+    every site otherwise or when the turn changed too many to list."""
+    given = keywords(node, {"role", "directions", "exact", "through"}, k)
+    env = k.env
+    length = args[0].value if isinstance(args[0], Int) else 0
+    if length < 1:
+        k.refuse(node, "no kernel lowering of (line) without a literal length")
+    exact_node = given.get("exact")
+    exact = isinstance(exact_node, Bool) and exact_node.value
+    if exact_node is not None and not isinstance(exact_node, Bool):
+        k.refuse(node, "no kernel lowering of (line) with a computed exact:")
+    dirs = given.get("directions")
+    axes = _axes(env, dirs.name if isinstance(dirs, Const) else "All")
+    if dirs is not None and not isinstance(dirs, Const):
+        k.refuse(node, "no kernel lowering of (line) with these directions")
+    steps = env.topology.step
+    table = k.table("line steps", [steps[d] for a, b in axes for d in (a, b)] or [[-1]])
+    role = k.lower(given["role"], "Role") if "role" in given else "mover"
+    counts = f"c == {length}" if exact else f"c >= {length}"
+    row = k.function("row_through", f"""
+def {{name}}(st, T, s, r):
+    for a in range({len(axes)}):
+        c = 1
+        for d in range(2):
+            t = {table}[2 * a + d, s]
+            while t != -1 and OWNER[st[t]] == r:
+                c += 1
+                t = {table}[2 * a + d, t]
+        if {counts}:
+            return True
+    return False
+""")
+    if "through" in given:
+        site = k.lower(given["through"], "Site")
+        return k.function("line_through", f"""
+def {{name}}(st, T, mover):
+    r = {role}
+    s = {site}
+    return s >= 0 and OWNER[st[s]] == r and {row}(st, T, s, r)
+""") + "(st, T, mover)"
+    return k.function("line", f"""
+def {{name}}(st, T, mover):
+    r = {role}
+    k = st[H_NCHANGED]
+    if r == mover and k >= 0:
+        for i in range(k):
+            s = st[CHANGED + i]
+            if OWNER[st[s]] == r and {row}(st, T, s, r):
+                return True
+        return False
+    for s in range(N):
+        if OWNER[st[s]] == r and {row}(st, T, s, r):
+            return True
+    return False
+""") + "(st, T, mover)"

@@ -7,6 +7,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from dsl.ast import Form, Node
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Move, constant, like, literal, with_ends
@@ -1036,3 +1038,20 @@ def turns(env: Env) -> IntExpr:
     env.uses_turns = True
     declare(env, Turns())
     return lambda ctx: int(ctx.state.turn) if ctx.state is not None else 0
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("full")
+def lower_full(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """No site where a piece may stand is empty."""
+    keywords(node, set(), k)
+    allowed = k.table("may hold a piece",
+                      [0 if s in k.env.no_piece else 1 for s in range(k.env.topology.size)])
+    return k.function("full", f"""
+def {{name}}(st, T, mover):
+    for s in range(N):
+        if st[s] == 0 and {allowed}[s]:
+            return False
+    return True
+""") + "(st, T, mover)"

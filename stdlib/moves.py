@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
 from typing import Any
 
-from dsl.ast import Form, Int, Keyword, ListNode, Node
+from dsl.ast import Const, Form, Int, Keyword, ListNode, Node, Str
 from dsl.errors import GameError
 from stdlib.budget import MAX_GROUPS, Budget
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
 from stdlib.movekinds import (
     MOVE,
     SITE,
@@ -1855,3 +1856,127 @@ def optional(env: Env, moves: Moves) -> Moves:
     (optional (walk through:(not (is Enemy Site)) to:(holds Site "Tile")))"""
     decline = pass_move(env.names)
     return kinded(lambda ctx: [*moves(ctx), decline], "pass", moves)
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("place")
+def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(place region [piece:...]): each empty site of the region where a piece may stand."""
+    given = keywords(node, {"piece"}, k)
+    piece = given.get("piece")
+    name = piece.value if isinstance(piece, Str) else None
+    env = k.env
+    values = k.table("placed", [_placed(env, name, r) for r in range(len(env.roles))])
+    start = k.action_start("place", node)
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    region = k.lower(args[0], "Region")
+    generate = k.function("place", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, buf)):
+        s = buf[i]
+        if st[s] == 0 and {allowed}[s]:
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_place", f"""
+def {{name}}(st, T, mover, act):
+    s = act - {start}
+    change(st, s, {values}[mover])
+    st[H_LAST_TO] = s
+    st[H_LAST_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"place"}))
+
+
+def _placed(env: Env, name: str | None, role: int) -> int:
+    """The board value a placement by `role` puts down (as piece_value)."""
+    if name is None:
+        return env.piece_of(role)
+    return kind_value(env, role, name) or 0
+
+
+@lowers("drop")
+def lower_drop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(drop direction): the landing sites of pieces falling in the direction."""
+    from stdlib.boards import OPPOSITE
+
+    keywords(node, set(), k)
+    env = k.env
+    direction = args[0]
+    (d,) = env.absolute_dirs(direction.name)[:1] if isinstance(direction, Const) else ("",)
+    if not d:
+        k.refuse(node, "no kernel lowering of (drop) without a direction")
+    size = env.topology.size
+    below = k.table("below", env.topology.step[d])
+    rays = env.topology.rays.get(OPPOSITE.get(d, ""), ((),) * size)
+    width = max((len(r) for r in rays), default=0)
+    above = k.table("above", [list(r) + [-1] * (width - len(r)) for r in rays] or [[-1]])
+    allowed = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    values = k.table("placed", [env.piece_of(r) for r in range(len(env.roles))])
+    start = k.action_start("place", node)
+    generate = k.function("drop", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    for s in range(N):
+        if st[s] != 0 or not {allowed}[s]:
+            continue
+        b = {below}[s]
+        if b == -1 or st[b] != 0:
+            clear = True
+            for j in range({width}):
+                t = {above}[s, j]
+                if t == -1:
+                    break
+                if st[t] != 0:
+                    clear = False
+                    break
+            if clear:
+                acts[n] = {start} + s
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    make = k.function("make_place", f"""
+def {{name}}(st, T, mover, act):
+    s = act - {start}
+    change(st, s, {values}[mover])
+    st[H_LAST_TO] = s
+    st[H_LAST_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"place"}))
+
+
+@lowers("pass")
+def lower_pass(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(pass): the one move that changes nothing."""
+    start = k.action_start("pass", node)
+    generate = k.function("pass", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    acts[n] = {start}
+    tags[n] = tag
+    return n + 1
+""")
+    make = k.function("make_pass", """
+def {name}(st, T, mover, act):
+    return
+""")
+    return Generator(generate, make, frozenset({"pass"}), passes=True)
+
+
+@lowers("any-of")
+def lower_any_of(k: Lower, node: Form, args: tuple[Node, ...]) -> Alternatives:
+    """(any-of moves...): every alternative's moves."""
+    keywords(node, set(), k)
+    return Alternatives([k.lower(a, "Moves") for a in args])
+
+
+@lowers("first-of")
+def lower_first_of(k: Lower, node: Form, args: tuple[Node, ...]) -> Alternatives:
+    """(first-of moves...): the moves of the first alternative that has any (why: only words
+    a refusal, which a kernel never gives)."""
+    keywords(node, {"why"}, k)
+    return Alternatives([k.lower(a, "Moves") for a in args], ordered=True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Collection, Sequence
 
+from dsl.ast import Form, Node
 from stdlib.logic import AnyRegion, quiet, site_table
+from stdlib.lowering import Lower, lowers
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
@@ -525,3 +527,32 @@ def sites_beyond(env: Env, start: Region, *, through: Cond, by: Direction = "Adj
         out = {t for s in traced for t in adjacency[s] if t not in traced}
         return sorted(out)
     return region
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("sites Empty")
+def lower_sites_empty(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """The empty sites where a piece may stand, in site order."""
+    allowed = k.table("may hold a piece",
+                      [0 if s in k.env.no_piece else 1 for s in range(k.env.topology.size)])
+    return k.function("sites_empty", f"""
+def {{name}}(st, T, mover, buf):
+    c = 0
+    for s in range(N):
+        if st[s] == 0 and {allowed}[s]:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+@lowers("sites Board")
+def lower_sites_board(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """Every site."""
+    return k.function("sites_board", """
+def {name}(st, T, mover, buf):
+    for s in range(N):
+        buf[s] = s
+    return N
+""")

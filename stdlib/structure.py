@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import networkx as nx
 
 from dsl import types as t
+from dsl.ast import Form, Node
 from stdlib.boards import Board
+from stdlib.lowering import Lower, lowers
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import MAX_PILE, NEUTRAL, Ctx, Env
@@ -508,3 +510,19 @@ def most_pieces() -> ResultExpr:
         return winners[0] if len(winners) == 1 else DRAW
     return result
 
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("win")
+def lower_win(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    return f"({k.lower(args[0], 'Role')})"
+
+
+@lowers("lose")
+def lower_lose(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    return f"(({k.lower(args[0], 'Role')} + 1) % R)"
+
+
+@lowers("draw")
+def lower_draw(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    return "DRAW"

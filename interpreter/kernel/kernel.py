@@ -1,0 +1,187 @@
+"""A compiled game kernel: its module loaded from the disk cache, random games in bulk, and a
+step API (legal actions, apply, undo) over a state array."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from interpreter.errors import IllegalMoveError
+from interpreter.kernel.layout import DRAW, HEADER, PLAYING
+from stdlib.structure import DRAW as INTERPRETED_DRAW
+
+if TYPE_CHECKING:
+    from interpreter.game import Game, State
+    from interpreter.kernel.builder import KernelSource
+    from interpreter.playouts import Playouts
+
+_H = {name: i for i, name in enumerate(HEADER)}
+
+
+def cache_dir() -> Path:
+    """Where generated kernel modules (and numba's compiled code beside them) are kept:
+    $LUDEME_KERNEL_CACHE, else $XDG_CACHE_HOME/ludeme/kernels, else ~/.cache/ludeme/kernels."""
+    given = os.environ.get("LUDEME_KERNEL_CACHE")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ludeme" / "kernels"
+
+
+def load_module(source: str, digest: str) -> ModuleType:
+    """The generated module, written to the cache (once per source) and imported from there,
+    so numba's own cache (cache=True) finds its machine code on the next load."""
+    name = f"ludeme_kernel_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.py"
+    if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != \
+            hashlib.sha256(source.encode()).hexdigest():
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)  # whole or not at all, whoever writes it at the same time
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Kernel:
+    """A game's rules in native code. States are int32 arrays (`encode` makes one from a
+    State); the step API changes them in place."""
+
+    def __init__(self, game: Game, built: KernelSource) -> None:
+        self.game = game
+        self.built = built
+        self.sites = len(game.sites)
+        began = time.perf_counter()
+        self.module = load_module(built.source, built.digest)
+        self.tables = tuple(np.ascontiguousarray(np.array(t, dtype=np.int32))
+                            for t in built.tables)
+        self.start = self.encode(game.initial_state())
+        self._acts = np.empty(built.max_moves, np.int32)
+        self._tags = np.empty(built.max_moves, np.int32)
+        # Compile (or load from numba's cache) every entry point now, not in the first game.
+        self.module.playouts(self.tables, self.start, np.zeros(0, np.uint32), 0,
+                             np.zeros(0, np.int32), np.zeros(0, np.int32),
+                             np.zeros(0, np.int32))
+        st = self.start.copy()
+        self.module.find(st, self.tables, -1, self._acts, self._tags)
+        self.module.apply(st, self.tables, 0, -1)  # tag -1: no move, just the turn's end
+        self.module.playout_actions(self.tables, self.start, 0, 0, np.zeros(1, np.int32))
+        self.load_seconds = time.perf_counter() - began
+
+    # States -------------------------------------------------------------------------------
+    def encode(self, state: State) -> np.ndarray:
+        """The kernel state of an interpreter position."""
+        n = self.sites
+        st = np.zeros(self.built.size, np.int32)
+        st[:n] = state.board
+        h = n
+        st[h + _H["H_TO_MOVE"]] = state.to_move
+        if state.result is None:
+            st[h + _H["H_RESULT"]] = PLAYING
+            st[h + _H["H_REASON"]] = -1
+        else:
+            st[h + _H["H_RESULT"]] = DRAW if state.result == INTERPRETED_DRAW else state.result
+            st[h + _H["H_REASON"]] = self.built.reasons.index(state.reason) \
+                if state.reason in self.built.reasons else -1
+        st[h + _H["H_TURN"]] = state.turn
+        st[h + _H["H_PASSES"]] = state.passes
+        st[h + _H["H_LAST_TO"]] = state.last_to
+        st[h + _H["H_LAST_FROM"]] = state.last_from
+        last = state.last
+        changed = h + len(HEADER)
+        if last is None or len(last) > 2 * n + 8:
+            st[h + _H["H_NCHANGED"]] = -1
+        else:
+            st[h + _H["H_NCHANGED"]] = len(last)
+            st[changed:changed + len(last)] = last
+        return st
+
+    def board(self, st: np.ndarray) -> list[int]:
+        return [int(v) for v in st[:self.sites]]
+
+    def to_move(self, st: np.ndarray) -> int:
+        return int(st[self.sites + _H["H_TO_MOVE"]])
+
+    def result(self, st: np.ndarray) -> int | None:
+        """None while playing; the winner's role index, or stdlib.structure.DRAW."""
+        r = int(st[self.sites + _H["H_RESULT"]])
+        return None if r == PLAYING else INTERPRETED_DRAW if r == DRAW else r
+
+    def reason(self, st: np.ndarray) -> str:
+        i = int(st[self.sites + _H["H_REASON"]])
+        return self.built.reasons[i] if i >= 0 else ""
+
+    def is_terminal(self, st: np.ndarray) -> bool:
+        return self.result(st) is not None or not self.legal_actions(st)
+
+    def returns(self, st: np.ndarray) -> list[float]:
+        """Per role: 1 for the winner, -1 for the others; 0 each for a draw or no result."""
+        r = self.result(st)
+        roles = self.game.roles
+        if r is None or r == INTERPRETED_DRAW:
+            return [0.0] * roles
+        return [1.0 if i == r else -1.0 for i in range(roles)]
+
+    # Step API -----------------------------------------------------------------------------
+    def legal_actions(self, st: np.ndarray) -> list[int]:
+        """The legal moves as action numbers (interpreter/actions.py), sorted."""
+        if self.result(st) is not None:
+            return []
+        n = self.module.legal(st, self.tables, self._acts, self._tags)
+        return sorted(set(self._acts[:n].tolist()))
+
+    def apply(self, st: np.ndarray, action: int) -> None:
+        """Make the legal move numbered `action` on `st`, in place."""
+        if self.result(st) is not None:
+            raise IllegalMoveError(f"action {action}: the game is over")
+        tag = self.module.find(st, self.tables, action, self._acts, self._tags)
+        if tag < 0:
+            raise IllegalMoveError(f"action {action}: not a legal move now")
+        self.module.apply(st, self.tables, action, tag)
+
+    # Random games -------------------------------------------------------------------------
+    def playouts(self, seeds: list[int], max_plies: int | None = None) -> Playouts:
+        """One random game per seed, in native code (see Game.playouts)."""
+        from interpreter.playouts import Playouts
+
+        count = len(seeds)
+        bound = max_plies if max_plies is not None else 20 * self.sites
+        winners = np.zeros(count, np.int32)
+        lengths = np.zeros(count, np.int32)
+        reasons = np.zeros(count, np.int32)
+        self.module.playouts(self.tables, self.start,
+                             np.array([s & 0xFFFFFFFF for s in seeds], np.uint32), bound,
+                             winners, lengths, reasons)
+        out = Playouts()
+        players = self.game.players
+        for w, length, r in zip(winners.tolist(), lengths.tolist(), reasons.tolist(),
+                                strict=True):
+            out.winners.append(players[w] if w >= 0 else None)
+            out.lengths.append(length)
+            out.reasons.append(self.built.reasons[r] if w != PLAYING and r >= 0 else "")
+        return out
+
+    def playout_actions(self, seed: int, max_plies: int | None = None) -> list[int]:
+        """The actions of one random game played by the kernel."""
+        bound = max_plies if max_plies is not None else 20 * self.sites
+        record = np.zeros(max(bound, 1), np.int32)
+        n = self.module.playout_actions(self.tables, self.start, seed & 0xFFFFFFFF, bound,
+                                        record)
+        return record[:n].tolist()

@@ -1,0 +1,127 @@
+"""Lowerings: how a ludeme runs in a game kernel (interpreter/kernel), beside how it runs
+interpreted.
+
+A game kernel is the game's rules as Python source over a fixed-shape state, compiled to
+machine code by numba. The kernel builder walks the game's checked AST; for each form it calls
+the lowering registered under the form's ludeme name (`@lowers("line")`, written next to the
+`@ludeme("line")` it lowers), which returns source code. A form whose ludeme has no lowering,
+or whose arguments its lowering does not handle, raises `Unlowerable` naming the form: the
+game then runs interpreted, and `ludeme validate` says which ludeme kept it there.
+
+What a lowering returns depends on the ludeme's language type:
+
+| type | a lowering returns | in scope |
+|---|---|---|
+| Cond, Int, RoleExpr, SiteExpr, ResultExpr | an expression (source text) | `st`, `T`, `mover` |
+| Region | the name of a function `(st, T, mover, buf) -> count` filling `buf` with sites | |
+| Moves | a `Generator` (see below), or `Alternatives` of them | |
+
+`st` is the state (an int32 array: the board, one value per site, then the header and the
+slots lowerings declare), `T` the tuple of tables (read `T[i]` with the index `table` gave),
+`mover` the role whose view the rule takes (the player to move while moves are listed; the
+player who just moved while end conditions are judged). The generated module defines `N` (the
+number of sites), `R` (roles), `OWNER` (a table: board value -> owner role, -1 empty, -2
+neutral) and the header offsets of `interpreter.kernel.layout`.
+
+The interpreter stays the reference semantics: a lowering must do exactly what the ludeme's
+closure does, and tests/test_kernels.py plays thousands of games both ways to check it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+
+from dsl.ast import Form, Node
+
+if TYPE_CHECKING:
+    from stdlib.runtime import Env
+
+
+class Unlowerable(Exception):
+    """A form the kernel cannot run: the ludeme has no lowering, or not for these arguments."""
+
+    def __init__(self, node: Node, reason: str) -> None:
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+
+
+@dataclass
+class Generator:
+    """A lowered move generator.
+
+    `generate` names a function `(st, T, mover, acts, tags, n, tag) -> n` that appends each
+    legal move's public action number (interpreter/actions.py) to `acts` and `tag` to `tags`
+    from index `n` on, and returns the new count. `make` names a function
+    `(st, T, mover, act)` that makes the move numbered `act` (one this generator listed) on
+    `st`, writing every site it changes through `change(st, site, value)`. `kinds` are the
+    kinds of move it makes (stdlib/movekinds.py); `passes` says its moves are passes (a turn of
+    nothing but passes counts towards (all-passed))."""
+
+    generate: str
+    make: str
+    kinds: frozenset[str] = field(default_factory=frozenset)
+    passes: bool = False
+
+
+@dataclass
+class Alternatives:
+    """Lowered move generators listed together: all of them (any-of), or only the first that
+    has a move (first-of, `ordered`)."""
+
+    parts: list[Generator | Alternatives]
+    ordered: bool = False
+
+
+class Lower(Protocol):
+    """What a lowering may ask of the kernel builder."""
+
+    env: Env
+
+    def lower(self, node: Node, what: str) -> Any:
+        """The lowering of a child node; `what` is the language type expected ("Cond",
+        "Region", "Moves", "RoleExpr", "Int", "SiteExpr", "ResultExpr")."""
+
+    def table(self, name: str, values: Any) -> str:
+        """Source text reading the table `values` (an int32 NumPy array, any shape) in
+        generated code (`T[3]`); equal tables are stored once."""
+
+    def function(self, hint: str, source: str) -> str:
+        """Add a function to the generated module; `source` defines it under the name `{name}`
+        (formatted in); returns the name given. Functions are compiled with numba.njit."""
+
+    def action_start(self, kind: str, node: Node) -> int:
+        """The first action number of the move kind's block in the game's action space."""
+
+    def compiled(self, node: Node) -> Any:
+        """What the interpreter compiled `node` to (its closure, or a constant)."""
+
+    def refuse(self, node: Node, reason: str) -> NoReturn:
+        """Give up on the form: the game runs interpreted (raises Unlowerable)."""
+
+
+Lowering = Callable[[Lower, Form, tuple[Node, ...]], Any]
+
+# The lowerings, by ludeme name ("sites Empty" for a family member); filled by `lowers`.
+LOWERINGS: dict[str, Lowering] = {}
+
+
+def lowers(name: str) -> Callable[[Lowering], Lowering]:
+    """Register the decorated function as the lowering of the ludeme `name`."""
+
+    def register(fn: Lowering) -> Lowering:
+        LOWERINGS[name] = fn
+        return fn
+    return register
+
+
+def keywords(node: Form, allowed: set[str], k: Lower) -> dict[str, Node]:
+    """The form's keyword arguments, refusing any a lowering does not handle."""
+    out = {}
+    for kw in node.kwargs:
+        if kw.name not in allowed:
+            k.refuse(node, f"no kernel lowering of ({node.head} ...) with {kw.name}: yet")
+        out[kw.name] = kw.value
+    return out

@@ -1,0 +1,122 @@
+"""Game kernels (interpreter/kernel) against the interpreter, the reference semantics.
+
+For every game file with a kernel, the kernel plays random games and the interpreter replays
+them: the legal actions, the board, the player to move, the result and the end reason must
+agree after every move (interpreter/kernel/differential.py). Without numba these tests skip,
+except those of which ludeme keeps a game interpreted (that needs no numba).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter import IllegalMoveError, load_game, parse_game
+from interpreter.kernel import available, kernel_for, why_interpreted
+from stdlib import lowering
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted([*ROOT.glob("games/*.game"), *ROOT.glob("examples/*.game")])
+needs_numba = pytest.mark.skipif(not available(), reason="numba (the kernels extra) is not "
+                                 "installed: pip install -e '.[kernels]'")
+
+
+def _lowered() -> list[Path]:
+    return [f for f in FILES if why_interpreted(load_game(str(f))) is None]
+
+
+LOWERED = _lowered()
+
+
+def _differences(game_file: Path, seeds: range, **options: object) -> list[str]:
+    from interpreter.kernel.differential import first_difference
+
+    game = load_game(str(game_file), **options) if options else load_game(str(game_file))
+    kernel = kernel_for(game)
+    assert kernel is not None, why_interpreted(game)
+    return [d for s in seeds if (d := first_difference(game, kernel, s)) is not None]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_game_has_a_kernel_or_says_which_form_keeps_it_interpreted(path: Path) -> None:
+    why = why_interpreted(load_game(str(path)))
+    assert why is None or re.match(r"^.+\.game:\d+:\d+: .+", why), why
+
+
+def test_the_form_without_a_lowering_is_named_where_it_is_written(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(lowering.LOWERINGS, "full")
+    game = load_game(str(ROOT / "games/tictactoe.game"))
+    assert why_interpreted(game) == (f"{ROOT / 'games/tictactoe.game'}:8:9: (full ...) has no "
+                                     "kernel lowering yet")
+
+
+def test_arguments_a_lowering_does_not_handle_keep_the_game_interpreted() -> None:
+    text = """(game "Within"
+      (players {(player "X") (player "O")})
+      (board (square 4))
+      (region "Left" (sites Column 1 2))
+      (play (place (sites Empty)))
+      (end (if (line 3 within:{(sites Named "Left")}) (win Mover))))"""
+    why = why_interpreted(parse_game(text, "within.game"))
+    assert why is not None and why.startswith("within.game:6:16: ") and "within:" in why
+
+
+@needs_numba
+@pytest.mark.parametrize("path", LOWERED, ids=lambda p: p.name)
+def test_kernel_plays_the_interpreters_games(path: Path) -> None:
+    assert _differences(path, range(200)) == []
+
+
+@needs_numba
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LOWERED, ids=lambda p: p.name)
+def test_kernel_plays_the_interpreters_games_thousands(path: Path) -> None:
+    assert _differences(path, range(200, 2200)) == []
+
+
+@needs_numba
+def test_the_differential_test_finds_a_wrong_kernel() -> None:
+    """A kernel whose line needs two in a row, not three: the comparison must say so."""
+    from interpreter.kernel.builder import build
+    from interpreter.kernel.differential import first_difference
+    from interpreter.kernel.kernel import Kernel
+
+    game = load_game(str(ROOT / "games/tictactoe.game"))
+    built = build(game)
+    assert "c >= 3" in built.source
+    built.source = built.source.replace("c >= 3", "c >= 2")
+    built.digest = "wrong" + built.digest[5:]
+    wrong = Kernel(game, built)
+    found = [d for s in range(20) if (d := first_difference(game, wrong, s)) is not None]
+    assert found and "results differ" in found[0]
+
+
+@needs_numba
+def test_playouts_are_the_same_for_the_same_seeds() -> None:
+    game = load_game(str(ROOT / "games/connectfour.game"))
+    kernel = kernel_for(game)
+    assert kernel is not None
+    first = kernel.playouts(list(range(300)))
+    again = kernel.playouts(list(range(300)))
+    assert (first.winners, first.lengths, first.reasons) == \
+        (again.winners, again.lengths, again.reasons)
+    # Game i depends on its own seed only, not on the games played before it.
+    alone = kernel.playouts([57])
+    assert (alone.winners[0], alone.lengths[0]) == (first.winners[57], first.lengths[57])
+    assert {"Red", "Yellow"} <= set(first.winners)
+    assert all(7 <= n <= 42 for n in first.lengths)
+
+
+@needs_numba
+def test_step_api_refuses_an_illegal_action() -> None:
+    game = load_game(str(ROOT / "games/tictactoe.game"))
+    kernel = kernel_for(game)
+    assert kernel is not None
+    st = kernel.start.copy()
+    kernel.apply(st, 4)
+    assert kernel.to_move(st) == 1 and kernel.legal_actions(st) == [0, 1, 2, 3, 5, 6, 7, 8]
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        kernel.apply(st, 4)
