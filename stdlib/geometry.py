@@ -353,13 +353,13 @@ def {{name}}(st, T, s, r):
     if "through" in given:
         site = k.lower(given["through"], "Site")
         return k.function("line_through", f"""
-def {{name}}(st, T, mover):
+def {{name}}(st, T, mover, to, frm):
     r = {role}
     s = {site}
     return s >= 0 and OWNER[st[s]] == r and {row}(st, T, s, r)
-""") + "(st, T, mover)"
+""") + "(st, T, mover, to, frm)"
     return k.function("line", f"""
-def {{name}}(st, T, mover):
+def {{name}}(st, T, mover, to, frm):
     r = {role}
     k = st[H_NCHANGED]
     if r == mover and k >= 0:
@@ -372,4 +372,4 @@ def {{name}}(st, T, mover):
         if OWNER[st[s]] == r and {row}(st, T, s, r):
             return True
     return False
-""") + "(st, T, mover)"
+""") + "(st, T, mover, to, frm)"

@@ -1049,9 +1049,9 @@ def lower_full(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     allowed = k.table("may hold a piece",
                       [0 if s in k.env.no_piece else 1 for s in range(k.env.topology.size)])
     return k.function("full", f"""
-def {{name}}(st, T, mover):
+def {{name}}(st, T, mover, to, frm):
     for s in range(N):
         if st[s] == 0 and {allowed}[s]:
             return False
     return True
-""") + "(st, T, mover)"
+""") + "(st, T, mover, to, frm)"

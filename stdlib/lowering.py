@@ -10,16 +10,19 @@ game then runs interpreted, and `ludeme validate` says which ludeme kept it ther
 
 What a lowering returns depends on the ludeme's language type:
 
-| type | a lowering returns | in scope |
-|---|---|---|
-| Cond, Int, RoleExpr, SiteExpr, ResultExpr | an expression (source text) | `st`, `T`, `mover` |
-| Region | the name of a function `(st, T, mover, buf) -> count` filling `buf` with sites | |
-| Moves | a `Generator` (see below), or `Alternatives` of them | |
+| type | a lowering returns |
+|---|---|
+| Cond, Int, Role, Site, Result | an expression (source text) over `st T mover to frm` |
+| Region | the name of a function `(st, T, mover, to, frm, buf) -> count` filling `buf` |
+| Moves | a `Generator` (see below), or `Alternatives` of them |
 
 `st` is the state (an int32 array: the board, one value per site, then the header and the
 slots lowerings declare), `T` the tuple of tables (read `T[i]` with the index `table` gave),
 `mover` the role whose view the rule takes (the player to move while moves are listed; the
-player who just moved while end conditions are judged). The generated module defines `N` (the
+player who just moved while end conditions are judged), `to` and `frm` the sites `To` and
+`From` stand for (the move being judged; -1 where there is none, as in end conditions).
+A lowering that needs state of its own beyond the board asks for slots (`Lower.slot`).
+The generated module defines `N` (the
 number of sites), `R` (roles), `OWNER` (a table: board value -> owner role, -1 empty, -2
 neutral) and the header offsets of `interpreter.kernel.layout`.
 
@@ -29,7 +32,7 @@ closure does, and tests/test_kernels.py plays thousands of games both ways to ch
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
@@ -91,6 +94,11 @@ class Lower(Protocol):
     def function(self, hint: str, source: str) -> str:
         """Add a function to the generated module; `source` defines it under the name `{name}`
         (formatted in); returns the name given. Functions are compiled with numba.njit."""
+
+    def slot(self, name: str, size: int, encode: Callable[[Any], Sequence[int]]) -> str:
+        """Source text of the offset, in the state, of `size` ints of the lowering's own
+        (declared once per name: asking again gives the same); `encode(state)` gives their
+        values in an interpreter position (stdlib State)."""
 
     def action_start(self, kind: str, node: Node) -> int:
         """The first action number of the move kind's block in the game's action space."""

@@ -1875,7 +1875,7 @@ def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     generate = k.function("place", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
     buf = np.empty(N, np.int32)
-    for i in range({region}(st, T, mover, buf)):
+    for i in range({region}(st, T, mover, -1, -1, buf)):
         s = buf[i]
         if st[s] == 0 and {allowed}[s]:
             acts[n] = {start} + s

@@ -537,7 +537,7 @@ def lower_sites_empty(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     allowed = k.table("may hold a piece",
                       [0 if s in k.env.no_piece else 1 for s in range(k.env.topology.size)])
     return k.function("sites_empty", f"""
-def {{name}}(st, T, mover, buf):
+def {{name}}(st, T, mover, to, frm, buf):
     c = 0
     for s in range(N):
         if st[s] == 0 and {allowed}[s]:
@@ -551,7 +551,7 @@ def {{name}}(st, T, mover, buf):
 def lower_sites_board(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """Every site."""
     return k.function("sites_board", """
-def {name}(st, T, mover, buf):
+def {name}(st, T, mover, to, frm, buf):
     for s in range(N):
         buf[s] = s
     return N

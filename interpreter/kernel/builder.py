@@ -10,6 +10,7 @@ cannot lower raises `Unlowerable`, naming the form.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -37,6 +38,8 @@ class KernelSource:
     size: int  # of the state array
     max_moves: int  # the most moves `legal` may list
     reasons: tuple[str, ...]
+    # The lowerings' slots: (offset, size, encode(state) -> their values).
+    slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = field(default_factory=list)
     digest: str = field(default="")
 
 
@@ -51,6 +54,8 @@ class Builder:
         self.tables: list[Any] = []
         self._table_keys: dict[str, int] = {}
         self.compiled_nodes: dict[int, Any] = game.env.shared.get("compiled nodes", {})
+        # The lowerings' own state: name -> (offset constant, size, encode).
+        self.slots: dict[str, tuple[str, int, Callable[[Any], Sequence[int]]]] = {}
 
     # stdlib.lowering.Lower ----------------------------------------------------------------
     def refuse(self, node: Node, reason: str) -> NoReturn:
@@ -76,6 +81,14 @@ class Builder:
         self._names[source] = name
         self.functions.append("@njit(cache=True)\n" + source.format(name=name).strip() + "\n")
         return name
+
+    def slot(self, name: str, size: int, encode: Callable[[Any], Sequence[int]]) -> str:
+        known = self.slots.get(name)
+        if known is not None:
+            return known[0]
+        offset = f"SLOT_{len(self.slots)}"
+        self.slots[name] = (offset, size, encode)
+        return offset
 
     def action_start(self, kind: str, node: Node) -> int:
         entry = self.game.actions.by_kind.get(kind)
@@ -118,6 +131,9 @@ class Builder:
                 return "((mover + 1) % R)"
             if node.name == "Prev":
                 return "((mover - 1) % R)"
+        if what in ("Site", "Region") and node.name in ("To", "From"):
+            site = "to" if node.name == "To" else "frm"
+            return self._site_region(site) if what == "Region" else site
         if what in ("Site", "Region") and node.name in ("LastTo", "LastFrom"):
             slot = "H_LAST_TO" if node.name == "LastTo" else "H_LAST_FROM"
             return self._site_region(f"st[{slot}]") if what == "Region" else f"st[{slot}]"
@@ -125,7 +141,7 @@ class Builder:
 
     def _site_region(self, site: str) -> str:
         return self.function("site_region", f"""
-def {{name}}(st, T, mover, buf):
+def {{name}}(st, T, mover, to, frm, buf):
     s = {site}
     if s < 0:
         return 0
@@ -210,6 +226,11 @@ def _module(b: Builder, game: Game, moves: Generator | Alternatives,
     lines = [DRIVER_HEAD, header_source(n), f"R = {game.roles}"]
     owner = b.table("owner", list(game.owner))
     size = fixed_size(n)
+    slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = []
+    for offset, width, encode in b.slots.values():
+        lines.append(f"{offset} = {size}")
+        slots.append((size, width, encode))
+        size += width
     generators: list[Generator] = []
     listing = _listing(moves, generators, "    ")
     max_moves = max(1, game.actions.size) * max(1, len(generators)) + 1
@@ -228,7 +249,7 @@ def _module(b: Builder, game: Game, moves: Generator | Alternatives,
             apply.append("        passed = True")
     apply += ["    end_turn(st, T, mover, passed)"]
     judge = ["@njit(cache=True)", "def judge(st, T):",
-             "    mover = (st[H_TO_MOVE] - 1) % R"]
+             "    mover = (st[H_TO_MOVE] - 1) % R", "    to = -1", "    frm = -1"]
     for i, (condition, result) in enumerate(end_rules):
         judge += [f"    if {condition}:", f"        st[H_RESULT] = {result}",
                   f"        st[H_REASON] = {i}", "        return"]
@@ -236,7 +257,8 @@ def _module(b: Builder, game: Game, moves: Generator | Alternatives,
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(judge), DRIVER_TAIL]
     source = "\n\n\n".join(lines).replace("OWNER", owner) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
-    return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, digest[:24])
+    return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
+                        digest[:24])
 
 
 def _nested_lists(values: Any) -> Any:

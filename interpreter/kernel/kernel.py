@@ -111,6 +111,10 @@ class Kernel:
         else:
             st[h + _H["H_NCHANGED"]] = len(last)
             st[changed:changed + len(last)] = last
+        for offset, width, encode in self.built.slots:
+            values = list(encode(state))
+            assert len(values) == width, (offset, width, len(values))
+            st[offset:offset + width] = values
         return st
 
     def board(self, st: np.ndarray) -> list[int]:
