@@ -137,7 +137,8 @@ class State:
     @property
     def is_chance(self) -> bool:
         """Is the next decision chance's (a roll of dice), not a player's?"""
-        return self.result is None and self.game._chance[self.phase][self.step]
+        game = self.game
+        return game.has_chance and self.result is None and game._chance[self.phase][self.step]
 
     def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
         """At a chance position, each outcome (a move) with its exact probability; they sum
@@ -164,9 +165,10 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """The moves the mover may make now (empty once the game is over)."""
-        if self._moves is None:
-            self._moves = self.game.generate(self)
-        return list(self._moves)
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self.game.generate(self)
+        return moves[:]
 
     def play(self, move: Move | str) -> State:
         """The state after `move` (a Move or its notation); this state is unchanged."""
@@ -649,7 +651,7 @@ class Game:
                         kept.append(part if sites is indices else
                                     Placements(sites, part.value, row))
                     continue
-                if safe is not None and not ctx.probe:
+                if safe is not None and not ctx.probe and len(part) > _FEW:
                     # Every move screened at once (no Python loop): usually all pass.
                     listed_ = part if isinstance(part, list) else listed(part)
                     passed = safe.judge(listed_) if isinstance(safe, MoveScreen) else \
@@ -929,7 +931,7 @@ class Game:
             full = Ctx(ctx.board, role, state, self.env, self.owner)
             full.last = ctx.last
             moves = self._with_swap(state, self._decision(phase, 0)(full))
-            state._moves = moves if isinstance(moves, list) else list(moves)
+            state._moves = moves if isinstance(moves, list) else listed(moves)
             can = any(m.kind != "pass" and m.kind != "swap" for m in state._moves)
         else:
             probe = Ctx(ctx.board, role, state, self.env, self.owner)

@@ -166,8 +166,13 @@ class Chains(Tracker):
                     joined.append(c)
             elif c >= 0 and bit:
                 stones, mask, more = chains[c]
-                if more & bit:
-                    data.set(c, (stones, mask, more & ~bit))
+                if more & bit:  # (data.set, written out: the commonest change of all)
+                    more &= ~bit
+                    chains[c] = (stones, mask, more)
+                    if not more:
+                        data.single.pop(c, None)
+                    elif not more & (more - 1):
+                        data.single[c] = more
         data.empty, data.crowded = empty, crowded
         if unknown:  # part of a chain not known: the chain it makes is not known either
             for c in joined:

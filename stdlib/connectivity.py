@@ -627,15 +627,11 @@ class _ChainScreen(MoveScreen):
                 return False
         return True
 
-    def sites_after(self, changes: Changes) -> list[int] | None:
-        """Exact for any changes: the chains of r's through or next to the changed sites that
-        have no liberty after them, from the position's chains and what the changes touch."""
-        return self._after(changes, False)
-
     def then(self, changes: Changes) -> Changes | None:
         return None if self._after(changes, True) else ()
 
-    def _after(self, changes: Changes, first: bool) -> list[int]:
+    def _after(self, changes: Changes, first: bool = False) -> list[int]:
+        """The sites_after (below): all of them, or only those of the first chain found."""
         if not changes:
             return []
         board, owner, r = self.board, self.owner, self.r
@@ -668,6 +664,10 @@ class _ChainScreen(MoveScreen):
         out = Overlay(self.tracker, self.data, after, sites).surrounded(r, starts, first)
         out.sort()
         return out
+
+    # Exact for any changes: the chains of r's through or next to the changed sites that
+    # have no liberty after them, from the position's chains and what the changes touch.
+    sites_after = _after
 
     def _joined(self, site: int, emptied: int) -> list[int]:
         """After a piece of r's is put on the empty `site` and pieces of other roles are

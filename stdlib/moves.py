@@ -1430,6 +1430,8 @@ def any_of(*alternatives: Moves) -> Moves:
     # Per mover: each alternative, whether it may meet another, whether it alone never
     # offers a move twice.
     plans: dict[int, list[tuple[Moves, bool, bool]]] = {}
+    # Per mover: the last alternative that may meet another (after it, none need be seen).
+    last_maybe: dict[int, Moves | None] = {}
 
     def generate(ctx: Ctx) -> list[Move]:
         out: list[Move] = []
@@ -1441,6 +1443,7 @@ def any_of(*alternatives: Moves) -> Moves:
                                    in zip(alternatives, flags, reaches, strict=True)]
             by_identity[mover] = all(r is not None and r.distinct and r.interned
                                      for r, maybe in zip(reaches, flags, strict=True) if maybe)
+            last_maybe[mover] = next((alt for alt, maybe, _ in reversed(plan) if maybe), None)
         identity = by_identity[mover]
         seen: set[Any] | None = None
         held: list[Sequence[Move]] = []  # moves listed that may be offered again, not in seen
@@ -1459,7 +1462,8 @@ def any_of(*alternatives: Moves) -> Moves:
                 if alone:  # no move twice in its own list: only those listed already go
                     fresh = [m for m in moves if id(m) not in seen]
                     out.extend(fresh)
-                    seen.update(map(id, fresh))
+                    if alt is not last_maybe[mover]:  # (a later one may meet them)
+                        seen.update(map(id, fresh))
                 else:
                     by_id = dict(zip(map(id, moves), moves, strict=True))
                     for i in seen.intersection(by_id):

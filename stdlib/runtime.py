@@ -114,11 +114,17 @@ class Placements(Listed):
 class Chain(Sequence[Move]):
     """Move sequences one after the other, without copying them."""
 
-    __slots__ = ("parts", "total")
+    __slots__ = ("parts", "_total")
 
     def __init__(self, parts: list[Sequence[Move]]) -> None:
         self.parts = parts
-        self.total = sum(map(len, parts))
+        self._total = -1  # counted when first asked (a chain is often only taken apart)
+
+    @property
+    def total(self) -> int:
+        if self._total < 0:
+            self._total = sum(map(len, self.parts))
+        return self._total
 
     def __len__(self) -> int:
         return self.total
