@@ -13,7 +13,8 @@ Every element has a class, so a picture can be restyled or checked: `cell`, `ter
 (the background), `edge` (a line joining two points, with `data-from` and `data-to`) and
 `point` (each point, a circle of class `cell point`). Pieces carry `data-site` and `data-piece`.
 An edge that holds something (a link, a wall: stdlib/edges.py) is a `link` line between its
-sites' centres, with `data-from` and `data-to`, in its holder's colour.
+sites' centres, with `data-from` and `data-to`, in its holder's colour; a wall of a set drawn
+across (stdlib/walls.py) is that line turned a quarter about its middle: the cells' border.
 """
 
 from __future__ import annotations
@@ -190,8 +191,11 @@ def render_svg(state: State, *, last: Iterable[int] | None = None, cell: float =
     # Edges that hold something (links, walls: stdlib/edges.py), in their holder's colour.
     held_edges = edges_of(env)
     if held_edges is not None:
-        for a, b, value in held_edges(state):
+        for a, b, value, across in held_edges(state):
             (x1, y1), (x2, y2) = centres[a], centres[b]
+            if across:  # a wall: the segment between the two cells, across the gap
+                mx, my, hx, hy = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) / 2, (y2 - y1) / 2
+                x1, y1, x2, y2 = mx + hy, my - hx, mx - hy, my + hx
             colour = role_colour(game.players[value - 1], value - 1) \
                 if 0 < value <= len(game.players) else NEUTRAL
             out.append(f'<line class="link" data-from="{topo.names[a]}" '

@@ -26,6 +26,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     logic,
     moves,
     oriented,
+    paths,
     patterns,
     promotion,
     race,
@@ -38,6 +39,7 @@ from stdlib import (  # noqa: F401  (importing a module registers its ludemes)
     transforms,
     turns,
     visits,
+    walls,
 )
 from stdlib.registry import REGISTRY, LudemeSpec, ludeme
 

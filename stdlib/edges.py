@@ -38,6 +38,11 @@ from stdlib.steps import Action, Step, Turn
 from stdlib.types import Cond, Direction, Effect, RoleExpr, SiteExpr
 
 ATTRIBUTE = "edge sets"  # the board graph's attribute declaring them: [(name, how), ...]
+# The board graph's attributes naming sets that position text does not write edge by edge
+# (another ludeme's field writes them: walls, stdlib/walls.py), and sets drawn across the gap
+# between their sites (a wall between two cells) rather than as a line joining them.
+HIDDEN = "edge sets written by others"
+ACROSS = "edge sets drawn across"
 Pair = tuple[int, int]
 
 
@@ -83,6 +88,8 @@ class EdgeSet:
     # Per edge: the index of its direction among the set's (an observation plane each).
     slot: list[int]
     slots: int
+    hidden: bool = False  # written in position text by another field (see HIDDEN)
+    across: bool = False  # drawn across the gap between its sites (see ACROSS)
 
     @property
     def word(self) -> str:
@@ -128,7 +135,10 @@ def edge_sets(env: Env) -> Edges:
     for name, how in topo.graph.graph.get(ATTRIBUTE, ()):
         pairs = _leap_pairs(topo.xy, how) if isinstance(how, tuple) else \
             _step_pairs(env, how)
-        sets.append(_edge_set(name, first, sorted(pairs), topo.xy, topo.size))
+        made = _edge_set(name, first, sorted(pairs), topo.xy, topo.size)
+        made.hidden = name in topo.graph.graph.get(HIDDEN, ())
+        made.across = name in topo.graph.graph.get(ACROSS, ())
+        sets.append(made)
         first += len(pairs)
     edges = Edges(sets, len(env.roles))
     env.shared["edges"] = edges
@@ -267,12 +277,16 @@ class EdgeField(StateField):
         self.index = {name: s for s, name in enumerate(names)}
 
     def keys(self, roles: tuple[str, ...]) -> list[str]:
-        return [f"{s.word} {role}" for s in self.edges.sets.values() for role in roles]
+        return [f"{s.word} {role}" for s in self.written() for role in roles]
+
+    def written(self) -> list[EdgeSet]:
+        """The sets this field writes (not those another field writes, see HIDDEN)."""
+        return [s for s in self.edges.sets.values() if not s.hidden]
 
     def render(self, state: Any) -> list[str]:
         lines = []
         values, names = state.edges, self.names
-        for s in self.edges.sets.values():
+        for s in self.written():
             for r, role in enumerate(state.game.players):
                 held = [f"{names[a]}-{names[b]}" for i, (a, b) in enumerate(s.pairs)
                         if values[s.first + i] == r + 1]
@@ -282,7 +296,7 @@ class EdgeField(StateField):
 
     def parse(self, state: Any, keys: Keys) -> None:
         values = list(state.edges)
-        for s in self.edges.sets.values():
+        for s in self.written():
             for r, role in enumerate(state.game.players):
                 found = keys.take(f"{s.word} {role}")
                 if found is None:
@@ -449,13 +463,16 @@ class _Joined:
         return [t for e, t in self.incident[s] if values[e] == value]
 
 
-def edges_of(env: Env) -> Callable[[Any], list[tuple[int, int, int]]] | None:
-    """For pictures: a function giving a position's held edges as (site, site, value)."""
+def edges_of(env: Env) -> Callable[[Any], list[tuple[int, int, int, bool]]] | None:
+    """For pictures: a function giving a position's held edges as (site, site, value,
+    whether the edge is drawn across the gap between the sites: a wall)."""
     edges = env.shared.get("edges")
     if not isinstance(edges, Edges) or not edges.count:
         return None
-    pairs = [pair for s in edges.sets.values() for pair in s.pairs]
+    drawn = [(s.first + i, a, b, s.across) for s in edges.sets.values() if not s.hidden
+             or s.across for i, (a, b) in enumerate(s.pairs)]
 
-    def held(state: Any) -> list[tuple[int, int, int]]:
-        return [(a, b, v) for (a, b), v in zip(pairs, state.edges, strict=True) if v]
+    def held(state: Any) -> list[tuple[int, int, int, bool]]:
+        values = state.edges
+        return [(a, b, values[e], across) for e, a, b, across in drawn if values[e]]
     return held

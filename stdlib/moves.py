@@ -551,15 +551,22 @@ def drop(env: Env, direction: Direction, *, if_: Cond | None = None,
 
 @ludeme("step")
 def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Region | None = None,
-         of: str | None = None, within: Region | None = None, if_: Cond | None = None,
-         unless: Cond | None = None) -> Moves:
+         of: str | None = None, within: Region | None = None, walls: str | None = None,
+         if_: Cond | None = None, unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites; with of:, only its
     pieces of that kind) one site in one of the directions, to a site holding `to:` (Empty by
     default; Enemy captures by replacement; EmptyOrEnemy either). With within:, the piece
     never leaves the region: only steps onto its sites (a region that depends on nothing but
-    the mover, such as a palace each role owns). Written `from-to`.
+    the mover, such as a palace each role owns). With walls:, never across a held edge of
+    that set (a wall: stdlib/walls.py). Written `from-to`.
 
     (step Orthogonal to:EmptyOrEnemy within:(sites Centre))"""
+    if walls is not None:
+        from stdlib.walls import walled_lines
+
+        if within is not None:
+            env.error("walls: and within: cannot be given together yet")
+        return walled_lines(env, walls, directions, to, from_, of, 1, if_, unless)
     return straight_moves(env, directions, to, from_, if_, unless, reach=1, of=of,
                           within=within)
 
@@ -567,8 +574,8 @@ def step(env: Env, directions: Direction, *, to: CellKind = "Empty", from_: Regi
 @ludeme("slide")
 def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
           from_: Region | None = None, of: str | None = None, max: int | None = None,
-          over: int = 0, within: Region | None = None, if_: Cond | None = None,
-          unless: Cond | None = None) -> Moves:
+          over: int = 0, within: Region | None = None, walls: str | None = None,
+          if_: Cond | None = None, unless: Cond | None = None) -> Moves:
     """Move one of the mover's pieces (or those on the `from:` sites) any distance in a
     straight line in one of the directions, over empty sites, stopping on one that holds
     `to:` (Empty by default, as an Amazons queen; EmptyOrEnemy also lets it stop on the
@@ -583,11 +590,20 @@ def slide(env: Env, directions: Direction = "All", *, to: CellKind = "Empty",
     takes with (slide Orthogonal to:Enemy over:1); with to:EmptyOrEnemy, both, as the
     janggi cannon moves.
 
+    With walls:, the piece never crosses a held edge of that set: it stops before a wall
+    (stdlib/walls.py).
+
     (slide Orthogonal of:"Cannon" to:Enemy over:1)"""
     if max is not None and max < 1:
         env.error("max: needs 1 or more")
     if over < 0:
         env.error("over: needs 0 or more")
+    if walls is not None:
+        from stdlib.walls import walled_lines
+
+        if within is not None or over:
+            env.error("walls: cannot be given with within: or over: yet")
+        return walled_lines(env, walls, directions, to, from_, of, max, if_, unless)
     if over > 0:
         from stdlib.jumps import screen_slide
 
@@ -1286,15 +1302,24 @@ def promoting(env: Env, moves: Moves, *, to: list[str], in_: Region,
 
 @ludeme("hop")
 def hop(env: Env, directions: Direction = "Adjacent", *, over: CellKind = "Enemy",
-        from_: Region | None = None, of: str | None = None, if_: Cond | None = None,
+        from_: Region | None = None, of: str | None = None, capture: bool = True,
+        walls: str | None = None, aside: bool = False, if_: Cond | None = None,
         unless: Cond | None = None) -> Moves:
     """Jump one of the mover's pieces (or those on the `from:` sites; with of:, only its pieces
     of that kind) over the neighbouring site in one of the directions, when that site holds
     `over:` (an enemy piece by default), to the empty site just beyond; a piece jumped over is
-    taken off the board (the draughts capture). Written `from-to`, from the start to the
+    taken off the board (the draughts capture), unless capture:false. With walls:, no held
+    edge of that set may lie on the way (stdlib/walls.py); with aside:true, when a wall or
+    the board's edge is right behind the site jumped, the piece lands beside that site
+    instead, either side (Quoridor's diagonal jump). Written `from-to`, from the start to the
     landing site.
 
-    (hop ForwardDiagonal of:"Man")"""
+    (hop Orthogonal over:Occupied capture:false walls:"Wall" aside:true)"""
+    if walls is not None or aside or not capture:
+        from stdlib.walls import walled_hop
+
+        return walled_hop(env, walls, directions, over, from_, of, capture, aside, if_,
+                          unless)
     from stdlib.logic import cell_test
 
     dirs = env.resolve_dirs(directions)

@@ -259,6 +259,29 @@ def sites_centre(env: Env) -> Region:
     return static(env.topology.centre())
 
 
+@ludeme("sites Middle")
+def sites_middle(env: Env, region: Region) -> Region:
+    """The sites of a region nearest its middle (the mean of its sites' positions): the
+    middle cell of a side of odd length, the two middle ones of an even side.
+
+    (start (put-each (sites Middle (sites Side Backward))))"""
+    xy = env.topology.xy
+
+    def middle(sites: Collection[int]) -> tuple[int, ...]:
+        if not sites:
+            return ()
+        mx = sum(xy[s][0] for s in sites) / len(sites)
+        my = sum(xy[s][1] for s in sites) / len(sites)
+        far = {s: (xy[s][0] - mx) ** 2 + (xy[s][1] - my) ** 2 for s in sites}
+        nearest = min(far.values())
+        return tuple(sorted(s for s, d in far.items() if d - nearest < 1e-9))
+
+    fixed = parts_of(region).static
+    if fixed is not None:
+        return static(middle(fixed))
+    return lambda ctx: middle(region(ctx))
+
+
 @ludeme("sites Corners")
 def sites_corners(env: Env) -> Region:
     """The corner sites: those on two sides at once.

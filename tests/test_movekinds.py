@@ -103,6 +103,7 @@ SAMPLES: dict[str, list[tuple[int, ...]]] = {
     "enter": [(1,), (8,)],  # from the mover's bar, written with the point entered: bar-b1
     "off": [(0,), (8,)],  # borne off: a1-off
     "transform": [()],  # a region turned: NE:cw (the kind says which)
+    "wall": [(0, 3), (4, 5), (1, 2)],  # a wall: its cell and the cell across, a1h b2v b1v
 }
 # Members of families whose kinds are not named by one letter (move=Q, drop=P).
 FAMILY_MEMBERS: dict[str, tuple[str, ...]] = {"transform=": ("NE:cw", "Q1:flip")}
