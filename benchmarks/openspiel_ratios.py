@@ -152,6 +152,10 @@ PAIRS = [
          ("size:8, OpenSpiel's default board (the file's is 24). The swap is offered after "
           "any first peg here, only after one off Red's border rows in OpenSpiel; ours "
           "exchanges the players, OpenSpiel turns the peg a quarter.",)),
+    Pair("quoridor", "quoridor.game", {"limit": 324}, "quoridor", {"board_size": 9},
+         ("limit:324: a draw on the 4 x 9 x 9 = 324th move, OpenSpiel's rule (the file's "
+          "default has none). 10 walls each in both; a wall and a pawn move are one action "
+          "each.",), spiel_cutoff=True),
     Pair("chinese_checkers", "chinese-checkers.game", {"limit": 1000}, "chinese_checkers", {},
          ("limit:1000: a draw after 1000 turns, OpenSpiel's max_moves (the file's default has "
           "no limit; random games never finish the race). A hop is a decision in both.",)),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Words of families the engine must not know (as the core's issue words the check).
-FAMILY = re.compile(r"chess|castl|sow|(?<!com)pile|mill|draught|\bko\b|\bfen\b|fen_",
+FAMILY = re.compile(r"chess|castl|sow|(?<!com)pile|mill|draught|\bko\b|\bfen\b|fen_|quoridor",
                     re.IGNORECASE)
 
 
