@@ -14,7 +14,8 @@ What a lowering returns depends on the ludeme's language type:
 |---|---|
 | Cond, Int, Role, Site, Result | an expression (source text) over `st T mover to frm` |
 | Region | the name of a function `(st, T, mover, to, frm, buf) -> count` filling `buf` |
-| Moves | a `Generator` (see below), or `Alternatives` of them |
+| Moves | a `Generator` (see below), `Alternatives` of them, or `Continued` |
+| Effect (a step of a turn) | an `Effect` |
 
 `st` is the state (an int32 array: the board, one value per site, then the header and the
 slots lowerings declare), `T` the tuple of tables (read `T[i]` with the index `table` gave),
@@ -59,7 +60,8 @@ class Generator:
     legal move's public action number (interpreter/actions.py) to `acts` and `tag` to `tags`
     from index `n` on, and returns the new count. `make` names a function
     `(st, T, mover, act)` that makes the move numbered `act` (one this generator listed) on
-    `st`, writing every site it changes through `change(st, site, value)`. `kinds` are the
+    `st`, writing every site it changes through `change(st, site, value)` and the move's
+    sites as To and From see them at `st[H_TO]` and `st[H_FROM]`. `kinds` are the
     kinds of move it makes (stdlib/movekinds.py); `passes` says its moves are passes (a turn of
     nothing but passes counts towards (all-passed))."""
 
@@ -67,6 +69,27 @@ class Generator:
     make: str
     kinds: frozenset[str] = field(default_factory=frozenset)
     passes: bool = False
+
+
+@dataclass
+class Effect:
+    """A lowered automatic step of a turn: `run` names a function `(st, T, mover, to, frm)`
+    that acts on `st` — sites through `change(st, site, value)`, another turn for the mover
+    by `st[H_AGAIN] = 1`, scores at `st[H_SCORES + role]` — and, if `may_refuse`, refuses the
+    decision before it by `st[H_REFUSED] = 1` (the kernel then tries each move of that
+    decision on a copy of the state, as the interpreter's (forbid ...) does)."""
+
+    run: str
+    may_refuse: bool = False
+
+
+@dataclass
+class Continued:
+    """A (continue ...) decision: its moves, and the condition (an expression; None for none)
+    under which the turn goes on with it."""
+
+    moves: Generator | Alternatives
+    condition: str | None
 
 
 @dataclass

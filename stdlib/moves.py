@@ -1916,8 +1916,8 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
 def {{name}}(st, T, mover, act):
     s = act - {start}
     change(st, s, {values}[mover])
-    st[H_LAST_TO] = s
-    st[H_LAST_FROM] = -1
+    st[H_TO] = s
+    st[H_FROM] = -1
 """)
     return Generator(generate, make, frozenset({"place"}))
 
@@ -1973,8 +1973,8 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
 def {{name}}(st, T, mover, act):
     s = act - {start}
     change(st, s, {values}[mover])
-    st[H_LAST_TO] = s
-    st[H_LAST_FROM] = -1
+    st[H_TO] = s
+    st[H_FROM] = -1
 """)
     return Generator(generate, make, frozenset({"place"}))
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
-from stdlib.lowering import LOWERINGS, Alternatives, Generator, Unlowerable
+from stdlib.lowering import LOWERINGS, Alternatives, Continued, Effect, Generator, Unlowerable
 from stdlib.registry import REGISTRY
 
 if TYPE_CHECKING:
@@ -150,32 +150,87 @@ def {{name}}(st, T, mover, to, frm, buf):
 """)
 
 
+@dataclass
+class Decision:
+    """One decision of a phase's turn, lowered: its moves, the automatic steps after it, and
+    what the builder knows of how the turn goes on after it."""
+
+    phase: int
+    index: int  # in the phase's steps
+    moves: Generator | Alternatives
+    condition: str | None = None  # of a (continue ...) decision ("" when it has none)
+    continued: bool = False
+    refusing: bool = False  # do steps after it refuse some of its moves (forbid)?
+    leaves: list[tuple[int, Generator]] = field(default_factory=list)  # (tag, generator)
+
+
 def build(game: Game) -> KernelSource:
     """The kernel source of `game`; Unlowerable if some form of it has no lowering."""
     b = Builder(game)
     form = game.expansion.game
     _refuse_state(b, game, form)
-    moves: Generator | Alternatives = Alternatives([])
     end_rules: list[tuple[str, str]] = []
+    turns: list[tuple[Form | None, tuple[Node, ...]]] = []
     for section in form.args[1:]:
         assert isinstance(section, Form)
-        if section.head in STATIC_SECTIONS:
-            continue
-        if section.head == "players":
-            if game.pie:
-                b.refuse(section, "no kernel lowering of the pie rule yet")
+        if section.head in STATIC_SECTIONS or section.head == "players":
             continue
         if section.head == "play":
-            if len(section.args) != 1:
-                b.refuse(section, "no kernel lowering of a turn of several steps yet")
-            moves = b.lower(section.args[0], "Moves")
+            turns = [(None, section.args)]
+        elif section.head == "phases":
+            turns = [(p, p.args[1:]) for p in section.args if isinstance(p, Form)]
+        elif section.head == "end":
+            end_rules = [_end_rule(b, rule) for rule in section.args]
+        else:
+            b.refuse(section, f"no kernel lowering of ({section.head} ...) yet")
+    phases = [_phase(b, game, p, phase_form, steps) for p, (phase_form, steps)
+              in enumerate(turns)]
+    return _module(b, game, phases, end_rules)
+
+
+@dataclass
+class Phase:
+    steps: list[Decision | Effect]
+    until: str | None
+    next: str | None
+
+
+def _phase(b: Builder, game: Game, p: int, form: Form | None,
+           steps: tuple[Node, ...]) -> Phase:
+    kinds = [is_decision for is_decision, _ in game.turns[p]]
+    if len(kinds) != len(steps):
+        b.refuse(form or steps[0], "no kernel lowering of this turn's steps yet")
+    lowered: list[Decision | Effect] = []
+    for i, (node, is_decision) in enumerate(zip(steps, kinds, strict=True)):
+        if not is_decision:
+            effect = b.lower(node, "Effect")
+            if not isinstance(effect, Effect):
+                b.refuse(node, "no kernel lowering of this step yet")
+            lowered.append(effect)
             continue
-        if section.head == "end":
-            for rule in section.args:
-                end_rules.append(_end_rule(b, rule))
-            continue
-        b.refuse(section, f"no kernel lowering of ({section.head} ...) yet")
-    return _module(b, game, moves, end_rules)
+        moves = b.lower(node, "Moves")
+        if isinstance(moves, Continued):
+            lowered.append(Decision(p, i, moves.moves, moves.condition or "", True))
+        else:
+            lowered.append(Decision(p, i, moves))
+    for i, step in enumerate(lowered):
+        if isinstance(step, Decision):
+            after = []
+            for later in lowered[i + 1:]:
+                if isinstance(later, Decision):
+                    break
+                after.append(later)
+            step.refusing = any(e.may_refuse for e in after)
+    until = nxt = None
+    if form is not None:
+        for kw in form.kwargs:
+            if kw.name == "until":
+                until = b.lower(kw.value, "Boolean")
+            elif kw.name == "next":
+                nxt = b.lower(kw.value, "Role")
+            else:
+                b.refuse(form, f"no kernel lowering of (phase ...) with {kw.name}: yet")
+    return Phase(lowered, until, nxt)
 
 
 def _refuse_state(b: Builder, game: Game, form: Form) -> None:
@@ -183,32 +238,32 @@ def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     env = game.env
     start = game.initial_state()
     kept = [("hands", bool(start.hands)), ("memories", bool(env.memories)),
-            ("dice", env.uses_dice), ("hands by kind", bool(game.no_held)),
-            ("edges", bool(game.no_edges)), ("scores", bool(start.scores)),
-            ("position history", start.history is not None), ("phases", len(game.phases) > 1),
-            ("counts of captures", env.uses_taken or env.uses_quiet)]
+            ("dice", env.uses_dice or game.has_chance), ("hands by kind", bool(game.no_held)),
+            ("edges", bool(game.no_edges)),
+            ("position history", start.history is not None),
+            ("counts of moves without capture", env.uses_quiet)]
     for what, used in kept:
         if used:
             b.refuse(form, f"no kernel layout of {what} yet")
 
 
-def _listing(moves: Generator | Alternatives, generators: list[Generator],
-             indent: str) -> list[str]:
-    """The lines of `legal` that list `moves`, each leaf generator tagged by its index in
-    `generators` (which this fills)."""
+def _listing(moves: Generator | Alternatives, leaves: list[tuple[int, Generator]],
+             tags: list[Generator], indent: str) -> list[str]:
+    """The lines that list `moves` (into acts, tags from n), each leaf generator tagged by
+    its index in `tags` (which this fills, as it does the decision's `leaves`)."""
     if isinstance(moves, Generator):
-        generators.append(moves)
-        return [f"{indent}n = {moves.generate}(st, T, mover, acts, tags, n, "
-                f"{len(generators) - 1})"]
+        tags.append(moves)
+        leaves.append((len(tags) - 1, moves))
+        return [f"{indent}n = {moves.generate}(st, T, mover, acts, tags, n, {len(tags) - 1})"]
     lines: list[str] = []
-    first = f"first{len(generators)}_{len(indent)}"
+    first = f"first{len(tags)}_{len(indent)}"
     for i, part in enumerate(moves.parts):
         if moves.ordered and i > 0:  # only when the alternatives before had no move
             lines.append(f"{indent}if n == {first}:")
             indent += "    "
         elif moves.ordered:
             lines.append(f"{indent}{first} = n")
-        lines += _listing(part, generators, indent)
+        lines += _listing(part, leaves, tags, indent)
     return lines
 
 
@@ -220,45 +275,169 @@ def _end_rule(b: Builder, rule: Node) -> tuple[str, str]:
     return b.lower(condition, "Boolean"), b.lower(result, "Result")
 
 
-def _module(b: Builder, game: Game, moves: Generator | Alternatives,
+def _module(b: Builder, game: Game, phases: list[Phase],
             end_rules: list[tuple[str, str]]) -> KernelSource:
     n = len(game.sites)
-    lines = [DRIVER_HEAD, header_source(n), f"R = {game.roles}"]
-    owner = b.table("owner", list(game.owner))
-    size = fixed_size(n)
+    lines = [DRIVER_HEAD, header_source(n, game.roles), f"R = {game.roles}",
+             f"OWNER = np.array({list(game.owner)!r}, dtype=np.int32)"]
+    size = fixed_size(n, game.roles)
     slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = []
+    tags: list[Generator] = []
+    code: list[str] = []
+    for phase in phases:
+        for step in phase.steps:
+            if isinstance(step, Decision):
+                code.append(_decision_listing(step, phase, tags))
+    for phase in phases:
+        for step in phase.steps:
+            if isinstance(step, Decision):
+                code.append(_advance(step, phase))
     for offset, width, encode in b.slots.values():
         lines.append(f"{offset} = {size}")
         slots.append((size, width, encode))
         size += width
-    generators: list[Generator] = []
-    listing = _listing(moves, generators, "    ")
-    max_moves = max(1, game.actions.size) * max(1, len(generators)) + 1
-    lines.append(f"STATE_SIZE = {size}")
-    lines.append(f"MAX_MOVES = {max_moves}")
-    lines.append(DRIVER_CHANGE)
+    swap_tag = len(tags)
+    swap = b.action_start("swap", game.expansion.game) if game.pie else -1
+    max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
+    start_counts = [sum(1 for v in game.start if game.owner[v] == r) for r in range(game.roles)]
+    lines += [f"STATE_SIZE = {size}", f"MAX_MOVES = {max_moves}", f"SWAP_TAG = {swap_tag}",
+              f"SWAP = {swap}", f"PIE = {bool(game.pie)}",
+              f"START_COUNTS = np.array({start_counts!r}, dtype=np.int32)",
+              "PASS_TAGS = np.array(" + repr([int(g.passes) for g in tags] + [0])
+              + ", dtype=np.int32)", DRIVER_CHANGE]
     lines += b.functions
     legal = ["@njit(cache=True)", "def legal(st, T, acts, tags):",
-             "    mover = st[H_TO_MOVE]", "    n = 0", *listing, "    return n"]
+             "    mover = st[H_TO_MOVE]", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
+             "    n = 0"]
     apply = ["@njit(cache=True)", "def apply(st, T, act, tag):",
-             "    mover = st[H_TO_MOVE]", "    st[H_NCHANGED] = 0", "    passed = False"]
-    for tag, g in enumerate(generators):
-        apply.append(f"    {'if' if tag == 0 else 'elif'} tag == {tag}:")
-        apply.append(f"        {g.make}(st, T, mover, act)")
-        if g.passes:
-            apply.append("        passed = True")
-    apply += ["    end_turn(st, T, mover, passed)"]
+             "    mover = st[H_TO_MOVE]", "    if tag == SWAP_TAG:", "        swap(st)",
+             "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
+             "    if step == 0:", "        st[H_NCHANGED] = 0", "        st[H_TAKEN] = 0",
+             "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
+    make = ["@njit(cache=True)", "def make_tagged(st, T, mover, act, tag):"]
+    for tag, g in enumerate(tags):
+        make.append(f"    {'if' if tag == 0 else 'elif'} tag == {tag}:")
+        make.append(f"        {g.make}(st, T, mover, act)")
+    make.append("    return")
+    code.append("\n".join(make))
+    apply += ["    make_tagged(st, T, mover, act, tag)", "    passed = PASS_TAGS[tag] == 1",
+              "    if tag >= 0 and not passed:",
+              "        st[H_LAST_TO] = st[H_TO]", "        st[H_LAST_FROM] = st[H_FROM]",
+              "    if not passed:", "        st[H_ALLPASS] = 0", "    st[H_PIE_OPEN] = 0"]
+    first = True
+    for p, phase in enumerate(phases):
+        for step in phase.steps:
+            if isinstance(step, Decision):
+                test = f"ph == {p} and step == {step.index}"
+                legal += [f"    {'if' if first else 'elif'} {test}:",
+                          f"        n = list_{p}_{step.index}(st, T, mover, acts, tags, 0)"]
+                apply += [f"    {'if' if first else 'elif'} {test}:",
+                          f"        advance_{p}_{step.index}(st, T, mover, passed)"]
+                first = False
+    apply += ["    else:", "        end_turn(st, T, mover, False)"]
+    legal += ["    if st[H_PIE_OPEN] == 1 and step == 0:", "        acts[n] = SWAP",
+              "        tags[n] = SWAP_TAG", "        n += 1", "    return n"]
+    end_turn = ["@njit(cache=True)", "def end_turn(st, T, mover, again):",
+                "    st[H_TO_MOVE] = mover if again else (mover + 1) % R",
+                "    st[H_STEP] = 0",
+                "    st[H_PASSES] = st[H_PASSES] + 1 if st[H_ALLPASS] == 1 else 0",
+                "    st[H_ALLPASS] = 1", "    st[H_TURN] += 1",
+                "    if PIE:", "        st[H_PIE_OPEN] = 1 if pie_open(st) else 0",
+                "    ph = st[H_PHASE]", "    to = -1", "    frm = -1"]
+    for p, phase in enumerate(phases):
+        if phase.until is None:
+            continue
+        end_turn += [f"    if ph == {p} and {phase.until}:", f"        st[H_PHASE] = {p + 1}"]
+        if phase.next is not None:
+            end_turn.append(f"        st[H_TO_MOVE] = {phase.next}")
+    end_turn.append("    judge(st, T)")
     judge = ["@njit(cache=True)", "def judge(st, T):",
              "    mover = (st[H_TO_MOVE] - 1) % R", "    to = -1", "    frm = -1"]
     for i, (condition, result) in enumerate(end_rules):
         judge += [f"    if {condition}:", f"        st[H_RESULT] = {result}",
                   f"        st[H_REASON] = {i}", "        return"]
     judge.append("    return")
-    lines += ["\n".join(legal), "\n".join(apply), "\n".join(judge), DRIVER_TAIL]
-    source = "\n\n\n".join(lines).replace("OWNER", owner) + "\n"
+    lines += code
+    lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
+              DRIVER_TAIL]
+    source = "\n\n\n".join(lines) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
                         digest[:24])
+
+
+def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
+    """`list_P_I(st, T, mover, acts, tags, n) -> n`: the decision's legal moves; where steps
+    after it may refuse a move, each is tried on a copy of the state with those steps."""
+    body = _listing(d.moves, d.leaves, tags, "    ")
+    head = ["@njit(cache=True)", f"def list_{d.phase}_{d.index}(st, T, mover, acts, tags, n):"]
+    if not d.refusing:
+        return "\n".join([*head, *body, "    return n"])
+    after = _after(d, phase)
+    return "\n".join([
+        *head, "    start = n", *body, "    trial = st.copy()", "    kept = start",
+        "    for i in range(start, n):", "        trial[:] = st",
+        "        trial[H_AGAIN] = 0", "        trial[H_REFUSED] = 0", "        trial[H_TO] = -1",
+        "        trial[H_FROM] = -1",
+        "        make_tagged(trial, T, mover, acts[i], tags[i])",
+        "        to = trial[H_TO]", "        frm = trial[H_FROM]",
+        *[f"        {e.run}(trial, T, mover, to, frm)" for e in after],
+        "        if trial[H_REFUSED] == 0:", "            acts[kept] = acts[i]",
+        "            tags[kept] = tags[i]", "            kept += 1", "    return kept"])
+
+
+def _after(d: Decision, phase: Phase) -> list[Effect]:
+    out: list[Effect] = []
+    for later in phase.steps[d.index + 1:]:
+        if isinstance(later, Decision):
+            break
+        out.append(later)
+    return out
+
+
+def _advance(d: Decision, phase: Phase) -> str:
+    """`advance_P_I(st, T, mover, passed)`: after decision I of phase P was made, its
+    automatic steps, then the turn's next decision (the same mover) or its end — as
+    Game._advance."""
+    steps = phase.steps
+    last = len(steps) - 1
+    resume = next((i for i, s in enumerate(steps) if isinstance(s, Decision)), 0) + 1
+    has_resume = any(isinstance(s, Decision) and s.continued for s in steps)
+    lines = ["@njit(cache=True)", f"def advance_{d.phase}_{d.index}(st, T, mover, passed):",
+             "    to = st[H_TO]", "    frm = st[H_FROM]"]
+
+    def from_step(start: int, indent: str) -> list[str]:
+        out = []
+        i = start
+        while i <= last and not isinstance(steps[i], Decision):
+            out.append(f"{indent}{steps[i].run}(st, T, mover, to, frm)")  # type: ignore[union-attr]
+            i += 1
+        if i > last:
+            return [*out, f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
+        nxt = steps[i]
+        assert isinstance(nxt, Decision)
+        if not nxt.continued:
+            return [*out, f"{indent}st[H_STEP] = {i}", f"{indent}return"]
+        condition = nxt.condition or "True"
+        return [*out, f"{indent}if ({condition}) and "
+                      f"can_continue_{nxt.phase}_{nxt.index}(st, T, mover):",
+                f"{indent}    st[H_STEP] = {i}", f"{indent}    return",
+                f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
+
+    if has_resume and d.continued:
+        lines += ["    if passed:", "        end_turn(st, T, mover, st[H_AGAIN] == 1)",
+                  "        return", *from_step(resume, "    ")]
+    else:
+        lines += from_step(d.index + 1, "    ")
+    source = "\n".join(lines)
+    if d.continued:
+        source += "\n\n\n" + "\n".join([
+            "@njit(cache=True)", f"def can_continue_{d.phase}_{d.index}(st, T, mover):",
+            "    acts = np.empty(MAX_MOVES, np.int32)", "    tags = np.empty(MAX_MOVES, np.int32)",
+            f"    n = list_{d.phase}_{d.index}(st, T, mover, acts, tags, 0)",
+            "    for i in range(n):", "        if PASS_TAGS[tags[i]] == 0:",
+            "            return True", "    return False"])
+    return source
 
 
 def _nested_lists(values: Any) -> Any:
@@ -278,7 +457,11 @@ from numba import njit'''
 
 DRIVER_CHANGE = '''@njit(cache=True)
 def change(st, s, v):
-    """Set site s to v, recording it among the sites the turn changed."""
+    """Set site s to v, recording it among the sites the turn changed, and counting a piece
+    of another role than the mover's taken off (as Game._captures)."""
+    was = OWNER[st[s]]
+    if was >= 0 and was != st[H_TO_MOVE] and OWNER[v] != was:
+        st[H_TAKEN] += 1
     st[s] = v
     k = st[H_NCHANGED]
     if k >= 0:
@@ -286,20 +469,37 @@ def change(st, s, v):
             st[CHANGED + k] = s
             st[H_NCHANGED] = k + 1
         else:
-            st[H_NCHANGED] = -1'''
-
-DRIVER_TAIL = '''@njit(cache=True)
-def end_turn(st, T, mover, passed):
-    st[H_TO_MOVE] = (mover + 1) % R
-    if passed:
-        st[H_PASSES] += 1
-    else:
-        st[H_PASSES] = 0
-    st[H_TURN] += 1
-    judge(st, T)
+            st[H_NCHANGED] = -1
 
 
 @njit(cache=True)
+def swap(st):
+    """The pie rule's swap: the people exchange roles; the same role is still to move."""
+    st[H_SWAPPED] = 1 - st[H_SWAPPED]
+    st[H_PIE_OPEN] = 0
+    st[H_NCHANGED] = 0
+    st[H_PASSES] = 0
+    st[H_STEP] = 0
+    st[H_ALLPASS] = 1
+    st[H_TAKEN] = 0
+    st[H_LAST_TO] = -1
+    st[H_LAST_FROM] = -1
+
+
+@njit(cache=True)
+def pie_open(st):
+    """As interpreter.text.default_pie: no swap yet, the second role to move, it has added
+    no piece to the start position and the first role has."""
+    if st[H_SWAPPED] == 1 or st[H_TO_MOVE] != 1 or R < 2:
+        return False
+    added = np.zeros(2, np.int64)
+    for s in range(N):
+        o = OWNER[st[s]]
+        if o == 0 or o == 1:
+            added[o] += 1
+    return added[1] - START_COUNTS[1] == 0 and added[0] - START_COUNTS[0] > 0'''
+
+DRIVER_TAIL = '''@njit(cache=True)
 def find(st, T, action, acts, tags):
     """The tag of the legal move numbered action, or -1 if it is not legal."""
     n = legal(st, T, acts, tags)

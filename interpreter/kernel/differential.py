@@ -50,6 +50,11 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
     if state.result is None and kernel.to_move(st) != state.to_move:  # type: ignore[arg-type]
         return (f"{game.players[kernel.to_move(st)]} moves in the kernel, "  # type: ignore[arg-type]
                 f"{game.players[state.to_move]} in the interpreter")
+    if state.result is None and kernel.turn_step(st) != (state.phase, state.step):  # type: ignore[arg-type]
+        return (f"the kernel is at phase, step {kernel.turn_step(st)}, the interpreter at "  # type: ignore[arg-type]
+                f"{(state.phase, state.step)}")
+    if state.scores and kernel.scores(st) != list(state.scores):  # type: ignore[arg-type]
+        return f"scores differ: kernel {kernel.scores(st)}, interpreter {list(state.scores)}"  # type: ignore[arg-type]
     if kernel.result(st) != state.result:  # type: ignore[arg-type]
         return f"results differ: kernel {kernel.result(st)}, interpreter {state.result}"  # type: ignore[arg-type]
     if state.result is not None and kernel.reason(st) != state.reason:  # type: ignore[arg-type]

@@ -104,8 +104,16 @@ class Kernel:
         st[h + _H["H_PASSES"]] = state.passes
         st[h + _H["H_LAST_TO"]] = state.last_to
         st[h + _H["H_LAST_FROM"]] = state.last_from
+        for name, value in (("H_PHASE", state.phase), ("H_STEP", state.step),
+                            ("H_TO", -1), ("H_FROM", -1), ("H_AGAIN", 0), ("H_REFUSED", 0),
+                            ("H_TAKEN", state.captures), ("H_ALLPASS", state.turn_all_pass),
+                            ("H_PIE_OPEN", state.pie_open), ("H_SWAPPED", state.swapped)):
+            st[h + _H[name]] = int(value)
+        roles = self.game.roles
+        scores = h + len(HEADER)
+        st[scores:scores + roles] = state.scores or (0,) * roles
         last = state.last
-        changed = h + len(HEADER)
+        changed = scores + roles
         if last is None or len(last) > 2 * n + 8:
             st[h + _H["H_NCHANGED"]] = -1
         else:
@@ -122,6 +130,14 @@ class Kernel:
 
     def to_move(self, st: np.ndarray) -> int:
         return int(st[self.sites + _H["H_TO_MOVE"]])
+
+    def turn_step(self, st: np.ndarray) -> tuple[int, int]:
+        """The phase and the decision within the turn the state is at."""
+        return int(st[self.sites + _H["H_PHASE"]]), int(st[self.sites + _H["H_STEP"]])
+
+    def scores(self, st: np.ndarray) -> list[int]:
+        at = self.sites + len(HEADER)
+        return [int(v) for v in st[at:at + self.game.roles]]
 
     def result(self, st: np.ndarray) -> int | None:
         """None while playing; the winner's role index, or stdlib.structure.DRAW."""

@@ -17,6 +17,16 @@ HEADER = (
     "H_LAST_TO",   # where the last decision put or moved a piece (-1: none)
     "H_LAST_FROM",  # where it moved a piece from (-1: none)
     "H_NCHANGED",  # how many sites the turn in progress changed (-1: too many to list)
+    "H_PHASE",     # the index of the game's current stage
+    "H_STEP",      # the index of the current decision within the phase's turn
+    "H_TO",        # the last decision's sites, as To and From see them (-1: none)
+    "H_FROM",
+    "H_AGAIN",     # 1: a step of this decision gave the mover another turn
+    "H_REFUSED",   # 1: a step after the decision refused it (only while trying a move)
+    "H_TAKEN",     # pieces of other roles the turn (so far) took
+    "H_ALLPASS",   # 1: every decision of the turn so far was a pass
+    "H_PIE_OPEN",  # 1: the mover may play swap
+    "H_SWAPPED",   # 1: the people have exchanged roles
 )
 PLAYING = -2  # H_RESULT while the game goes on
 DRAW = -1  # H_RESULT of a draw (as stdlib.structure.DRAW)
@@ -27,18 +37,19 @@ def changed_capacity(sites: int) -> int:
     return 2 * sites + 8
 
 
-def header_source(sites: int) -> str:
+def header_source(sites: int, roles: int) -> str:
     """The generated module's layout constants."""
     lines = [f"N = {sites}"]
     for i, name in enumerate(HEADER):
         lines.append(f"{name} = N + {i}")
-    lines.append(f"CHANGED = N + {len(HEADER)}  # the sites the turn changed, in order")
+    lines.append(f"H_SCORES = N + {len(HEADER)}  # one score per role")
+    lines.append(f"CHANGED = N + {len(HEADER) + roles}  # the sites the turn changed, in order")
     lines.append(f"CHANGED_CAP = {changed_capacity(sites)}")
     lines.append(f"PLAYING = {PLAYING}")
     lines.append(f"DRAW = {DRAW}")
     return "\n".join(lines)
 
 
-def fixed_size(sites: int) -> int:
+def fixed_size(sites: int, roles: int) -> int:
     """The state's size before the lowerings' own slots."""
-    return sites + len(HEADER) + changed_capacity(sites)
+    return sites + len(HEADER) + roles + changed_capacity(sites)
