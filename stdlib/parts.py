@@ -91,9 +91,10 @@ class Parts:
     site_in: tuple[str, frozenset[int]] | None = None  # "the variable's site is in these"
     conjuncts: tuple[Any, ...] | None = None  # an (and ...): its parts, flattened
     placed: Any = None  # a condition on a piece just put: its test by (site, board value)
-    # A condition that only edges becoming held can turn false (a path that must stay open):
-    # judged on a position, the edges it relies on there as a bitset (bit e: edge e), so
-    # that a move holding none of them leaves it true; None when it does not hold there.
+    # A condition that only edges becoming held can turn false, by cutting the board's sites
+    # apart (a path that must stay open): judged on a position, the edges it relies on there
+    # as a bitset (bit e: edge e), so that a move holding none of them, or holding edges that
+    # split no sites from the others, leaves it true; None when it does not hold there.
     relies: Callable[[Ctx], int | None] | None = None
     occupied: Any = None  # a relation of sites: the part of it that holds pieces
 

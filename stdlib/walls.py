@@ -99,6 +99,10 @@ class Slot:
     covers: tuple[int, ...]
     blockers: tuple[int, ...]  # cell-edges (its own) and placed edges (crossing walls)
     mask: int  # bit e for each cell-edge e it covers
+    # Per grid point on the wall (its ends and the points inside it): None when the point is
+    # on the board's border, else the other cell-edges that meet there. A wall that meets
+    # the border or other walls at one point at most cannot split the board's cells.
+    points: tuple[tuple[int, ...] | None, ...] = ()
 
 
 class WallSet:
@@ -145,9 +149,40 @@ class WallSet:
                 crossing[i].update(inside.get((point, not h), ()))
         for i, slot in enumerate(self.slots):
             slot.blockers = slot.covers + tuple(sorted(self.slots[j].edge for j in crossing[i]))
+            slot.points = self._points(env, slot)
         self.by_edge = {slot.edge: slot for slot in self.slots}
         self.by_pair = {(slot.cell, slot.across): slot for slot in self.slots}
         self.range = (placed.first, placed.first + len(placed.pairs))
+
+    def _points(self, env: Env, slot: Slot) -> tuple[tuple[int, ...] | None, ...]:
+        """The grid points of a wall (see Slot.points), from the cells' coordinates."""
+        at = {(round(x), round(y)): s for s, (x, y) in enumerate(env.topology.xy)}
+        x, y = (round(v) for v in env.topology.xy[slot.cell])
+        out: list[tuple[int, ...] | None] = []
+        for k in range(self.length + 1):
+            # The point's south-west cell, in cell units.
+            px, py = (x - 1 + k, y) if slot.h else (x, y - 1 + k)
+            sw, se = at.get((px, py)), at.get((px + 1, py))
+            nw, ne = at.get((px, py + 1)), at.get((px + 1, py + 1))
+            if sw is None or se is None or nw is None or ne is None:
+                out.append(None)
+                continue
+            pairs = ((sw, nw), (se, ne), (sw, se), (nw, ne))
+            out.append(tuple(e for a, b in pairs
+                             if (e := self.cells.between[(a, b)]) not in slot.covers))
+        return tuple(out)
+
+    @staticmethod
+    def may_split(slot: Slot, values: Sequence[int]) -> bool:
+        """May the wall split the board's cells in two (does it meet the border or other
+        walls at two points or more)?"""
+        met = 0
+        for point in slot.points:
+            if point is None or any(values[e] for e in point):
+                met += 1
+                if met > 1:
+                    return True
+        return False
 
     def left(self, values: Sequence[int], role: int) -> int:
         """How many walls `role` has not placed (a large number without a supply)."""
@@ -398,7 +433,8 @@ def place_wall(env: Env, name: str, *, if_: Cond | None = None,
             if state is not None:
                 state.edges = work
             for slot, m in free:
-                if safe is not None and not slot.mask & safe:
+                if safe is not None and (not slot.mask & safe
+                                         or not walls.may_split(slot, values)):
                     out.append(m)
                     continue
                 for e in slot.covers:
