@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from dsl.ast import Bool, Form, Int, Node
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.moves import kinded
 from stdlib.parts import mark
 from stdlib.patterns import matches, windows
@@ -286,3 +288,43 @@ class _Fresh(MoveScreen):
                     repeats |= 1 << s
         return ~repeats, repeats
 
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("repeated")
+def lower_repeated(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(repeated [last:N] [times:N]) over the kernel's position history (the hashes of the
+    boards after each turn, the start's first, at HISTORY): as `repeated`, a move being tried
+    (H_TRYING) makes a board not in the history yet; a turn that changed nothing repeats
+    nothing."""
+    given = keywords(node, {"last", "times", "situational"}, k)
+    flag = given.get("situational")
+    if flag is not None and not (isinstance(flag, Bool) and not flag.value):
+        k.refuse(node, "no kernel lowering of (repeated situational:true) yet")
+    last_node, times_node = given.get("last"), given.get("times")
+    last = last_node.value if isinstance(last_node, Int) else None
+    times = times_node.value if isinstance(times_node, Int) else 2
+    if last_node is not None and last is None or times_node is not None \
+            and not isinstance(times_node, Int):
+        k.refuse(node, "no kernel lowering of (repeated) with computed arguments")
+    if last is None:
+        found = f"""
+    seen = 0
+    for i in range(st[H_HISTORY]):
+        if st[HISTORY + i] == h:
+            seen += 1
+    return seen >= {times - 1} + (0 if st[H_TRYING] == 1 else 1)"""
+    else:
+        found = f"""
+    count = st[H_HISTORY]
+    end = count if st[H_TRYING] == 1 else count - 1
+    for i in range(max(0, end - {last}), end):
+        if st[HISTORY + i] == h:
+            return True
+    return False"""
+    return k.function("repeated", """
+def {name}(st, T, mover, to, frm):
+    if st[H_NCHANGED] == 0:
+        return False  # a pass
+    h = st[H_HASH]""" + found + "\n") + "(st, T, mover, to, frm)"

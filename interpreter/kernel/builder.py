@@ -40,6 +40,7 @@ class KernelSource:
     reasons: tuple[str, ...]
     # The lowerings' slots: (offset, size, encode(state) -> their values).
     slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = field(default_factory=list)
+    history: int = 0  # how many positions' hashes the state keeps (0: no history)
     digest: str = field(default="")
 
 
@@ -240,7 +241,6 @@ def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     kept = [("hands", bool(start.hands)), ("memories", bool(env.memories)),
             ("dice", env.uses_dice or game.has_chance), ("hands by kind", bool(game.no_held)),
             ("edges", bool(game.no_edges)),
-            ("position history", start.history is not None),
             ("counts of moves without capture", env.uses_quiet)]
     for what, used in kept:
         if used:
@@ -288,6 +288,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         for step in phase.steps:
             if isinstance(step, Decision):
                 code.append(_decision_listing(step, phase, tags))
+    code.append(_first_listing(phases))
     for phase in phases:
         for step in phase.steps:
             if isinstance(step, Decision):
@@ -296,6 +297,17 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         lines.append(f"{offset} = {size}")
         slots.append((size, width, encode))
         size += width
+    history = 0
+    if game.initial_state().history is not None:  # the last region: trials copy up to it
+        history = 2 * 20 * n + 2  # the default bound's moves, and turns of several moves
+        lines += [f"HISTORY = {size}", f"HISTORY_CAP = {history}"]
+        size += history
+        zobrist = game.env.shared["zobrist"]
+        keys = [[k - (1 << 64) if k >= 1 << 63 else k for k in row] for row in zobrist]
+        lines.append(f"ZOBRIST = np.array({keys!r}, dtype=np.int64)")
+    else:
+        lines += ["HISTORY = 0", "HISTORY_CAP = 0", "ZOBRIST = np.zeros((1, 1), np.int64)"]
+    lines.append(f"KEEPS_HISTORY = {bool(history)}")
     swap_tag = len(tags)
     swap = b.action_start("swap", game.expansion.game) if game.pie else -1
     max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
@@ -343,6 +355,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                 "    st[H_PASSES] = st[H_PASSES] + 1 if st[H_ALLPASS] == 1 else 0",
                 "    st[H_ALLPASS] = 1", "    st[H_TURN] += 1",
                 "    if PIE:", "        st[H_PIE_OPEN] = 1 if pie_open(st) else 0",
+                "    if KEEPS_HISTORY and st[H_HISTORY] < HISTORY_CAP:",
+                "        st[HISTORY + st[H_HISTORY]] = st[H_HASH]", "        st[H_HISTORY] += 1",
                 "    ph = st[H_PHASE]", "    to = -1", "    frm = -1"]
     for p, phase in enumerate(phases):
         if phase.until is None:
@@ -363,7 +377,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     source = "\n\n\n".join(lines) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
-                        digest[:24])
+                        history, digest[:24])
 
 
 def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
@@ -376,14 +390,34 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
     after = _after(d, phase)
     return "\n".join([
         *head, "    start = n", *body, "    trial = st.copy()", "    kept = start",
-        "    for i in range(start, n):", "        trial[:] = st",
+        "    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]",
+        "    for i in range(start, n):",
+        "        if PASS_TAGS[tags[i]] == 1:  # declining is never refused",
+        "            acts[kept] = acts[i]", "            tags[kept] = tags[i]",
+        "            kept += 1", "            continue",
+        "        trial[:prefix] = st[:prefix]  # (the history is not changed by a trial)",
         "        trial[H_AGAIN] = 0", "        trial[H_REFUSED] = 0", "        trial[H_TO] = -1",
-        "        trial[H_FROM] = -1",
+        "        trial[H_FROM] = -1", "        trial[H_NCHANGED] = 0", "        trial[H_TAKEN] = 0",
+        "        trial[H_TRYING] = 1",
         "        make_tagged(trial, T, mover, acts[i], tags[i])",
         "        to = trial[H_TO]", "        frm = trial[H_FROM]",
         *[f"        {e.run}(trial, T, mover, to, frm)" for e in after],
         "        if trial[H_REFUSED] == 0:", "            acts[kept] = acts[i]",
         "            tags[kept] = tags[i]", "            kept += 1", "    return kept"])
+
+
+def _first_listing(phases: list[Phase]) -> str:
+    """`list_first(st, T, mover, acts, tags, n) -> n`: the moves of the first decision of the
+    current phase's turn for `mover` (what Game._can_move lists: lowerings such as (stuck ...)
+    call it for any role)."""
+    lines = ["@njit(cache=True)", "def list_first(st, T, mover, acts, tags, n):",
+             "    ph = st[H_PHASE]"]
+    for p, phase in enumerate(phases):
+        first = next((s for s in phase.steps if isinstance(s, Decision)), None)
+        if first is not None:
+            lines += [f"    if ph == {p}:",
+                      f"        return list_{p}_{first.index}(st, T, mover, acts, tags, n)"]
+    return "\n".join([*lines, "    return n"])
 
 
 def _after(d: Decision, phase: Phase) -> list[Effect]:
@@ -410,7 +444,10 @@ def _advance(d: Decision, phase: Phase) -> str:
         out = []
         i = start
         while i <= last and not isinstance(steps[i], Decision):
-            out.append(f"{indent}{steps[i].run}(st, T, mover, to, frm)")  # type: ignore[union-attr]
+            effect = steps[i]
+            assert isinstance(effect, Effect)
+            if not effect.may_refuse:  # a check, passed when the move was found legal
+                out.append(f"{indent}{effect.run}(st, T, mover, to, frm)")
             i += 1
         if i > last:
             return [*out, f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
@@ -462,6 +499,8 @@ def change(st, s, v):
     was = OWNER[st[s]]
     if was >= 0 and was != st[H_TO_MOVE] and OWNER[v] != was:
         st[H_TAKEN] += 1
+    if KEEPS_HISTORY:
+        st[H_HASH] ^= ZOBRIST[s, st[s]] ^ ZOBRIST[s, v]
     st[s] = v
     k = st[H_NCHANGED]
     if k >= 0:

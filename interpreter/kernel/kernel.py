@@ -60,8 +60,13 @@ def load_module(source: str, digest: str) -> ModuleType:
     return module
 
 
+def _signed(key: int) -> int:
+    """A 64-bit key as the int64 with the same bits."""
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
 class Kernel:
-    """A game's rules in native code. States are int32 arrays (`encode` makes one from a
+    """A game's rules in native code. States are int64 arrays (`encode` makes one from a
     State); the step API changes them in place."""
 
     def __init__(self, game: Game, built: KernelSource) -> None:
@@ -89,7 +94,7 @@ class Kernel:
     def encode(self, state: State) -> np.ndarray:
         """The kernel state of an interpreter position."""
         n = self.sites
-        st = np.zeros(self.built.size, np.int32)
+        st = np.zeros(self.built.size, np.int64)
         st[:n] = state.board
         h = n
         st[h + _H["H_TO_MOVE"]] = state.to_move
@@ -119,6 +124,15 @@ class Kernel:
         else:
             st[h + _H["H_NCHANGED"]] = len(last)
             st[changed:changed + len(last)] = last
+        if self.built.history:
+            history = state.history or []
+            if len(history) > self.built.history:
+                raise ValueError(f"the position's history is longer than the kernel keeps "
+                                 f"({self.built.history} positions)")
+            st[h + _H["H_HASH"]] = _signed(state.zhash)
+            st[h + _H["H_HISTORY"]] = len(history)
+            at = self.built.size - self.built.history
+            st[at:at + len(history)] = [_signed(x) for x in history]
         for offset, width, encode in self.built.slots:
             values = list(encode(state))
             assert len(values) == width, (offset, width, len(values))
@@ -182,7 +196,7 @@ class Kernel:
         from interpreter.playouts import Playouts
 
         count = len(seeds)
-        bound = max_plies if max_plies is not None else 20 * self.sites
+        bound = self._bound(max_plies)
         winners = np.zeros(count, np.int32)
         lengths = np.zeros(count, np.int32)
         reasons = np.zeros(count, np.int32)
@@ -198,9 +212,17 @@ class Kernel:
             out.reasons.append(self.built.reasons[r] if w != PLAYING and r >= 0 else "")
         return out
 
+    def _bound(self, max_plies: int | None) -> int:
+        bound = max_plies if max_plies is not None else 20 * self.sites
+        if self.built.history and bound >= self.built.history:
+            raise ValueError(f"max_plies: this kernel keeps a history of "
+                             f"{self.built.history} positions: at most "
+                             f"{self.built.history - 1} moves")
+        return bound
+
     def playout_actions(self, seed: int, max_plies: int | None = None) -> list[int]:
         """The actions of one random game played by the kernel."""
-        bound = max_plies if max_plies is not None else 20 * self.sites
+        bound = self._bound(max_plies)
         record = np.zeros(max(bound, 1), np.int32)
         n = self.module.playout_actions(self.tables, self.start, seed & 0xFFFFFFFF, bound,
                                         record)

@@ -1,8 +1,9 @@
 """The fixed part of a kernel's state: after the board's N sites, a header of named slots,
-then the sites the current turn changed, then the slots lowerings declare.
+the roles' scores, the sites the current turn changed, then the slots lowerings declare, and
+last (in games that keep one) the position history.
 
-Every offset is written relative to N in the generated module (`H_RESULT = N + 1`), so the
-same names serve every board size.
+The state is an int64 array (a Zobrist hash fits a slot). Every offset is written relative
+to N in the generated module (`H_RESULT = N + 1`), so the same names serve every board size.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ HEADER = (
     "H_ALLPASS",   # 1: every decision of the turn so far was a pass
     "H_PIE_OPEN",  # 1: the mover may play swap
     "H_SWAPPED",   # 1: the people have exchanged roles
+    "H_TRYING",    # 1: a copy on which a move is tried with the steps after it
+    "H_HASH",      # in games with a position history: the board's Zobrist hash
+    "H_HISTORY",   # ... and how many hashes the history holds (at HISTORY, last in the state)
 )
 PLAYING = -2  # H_RESULT while the game goes on
 DRAW = -1  # H_RESULT of a draw (as stdlib.structure.DRAW)
