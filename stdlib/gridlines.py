@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import networkx as nx
 
+from dsl.ast import Form, Node
 from stdlib.boards import Board, column_letters
 from stdlib.budget import check_board
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
 from stdlib.types import IntExpr, SiteExpr
@@ -81,3 +83,44 @@ def closed_cells(env: Env, site: SiteExpr) -> IntExpr:
         board = ctx.board
         return sum(1 for cell in around[s] if all(board[t] for t in cell))
     return count
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("closed-cells")
+def lower_closed_cells(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(closed-cells site): how many cells around the site have every site occupied, over a
+    table of each site's cells (their sites, -1 past a cell's last)."""
+    keywords(node, set(), k)
+    topo = k.env.topology
+    cells = [tuple(topo.index[name] for name in cell)
+             for cell in topo.graph.graph.get("cells") or []]
+    around: list[list[tuple[int, ...]]] = [[] for _ in range(topo.size)]
+    for cell in cells:
+        for s in cell:
+            around[s].append(cell)
+    most = max((len(a) for a in around), default=0) or 1
+    width = max((len(c) for c in cells), default=0) or 1
+    table = k.table("cells around", [[list(c) + [-1] * (width - len(c)) for c in a]
+                                     + [[-1] * width] * (most - len(a)) for a in around])
+    counts = k.table("cells around count", [len(a) for a in around])
+    site = k.lower(args[0], "Site")
+    return k.function("closed_cells", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        return 0
+    c = 0
+    for j in range({counts}[s]):
+        closed = True
+        for m in range({width}):
+            t = {table}[s, j, m]
+            if t == -1:
+                break
+            if st[t] == 0:
+                closed = False
+                break
+        if closed:
+            c += 1
+    return c
+""") + "(st, T, mover, to, frm)"

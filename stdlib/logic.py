@@ -1055,3 +1055,47 @@ def {{name}}(st, T, mover, to, frm):
             return False
     return True
 """) + "(st, T, mover, to, frm)"
+
+
+_COMPARED = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _lower_compared(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(OP a b): the two numbers compared (both worked out, as the interpreted closure does)."""
+    keywords(node, set(), k)
+    op = _COMPARED[str(node.head)]
+    return f"({k.lower(args[0], 'Int')} {op} {k.lower(args[1], 'Int')})"
+
+
+for _op in _COMPARED:
+    lowers(_op)(_lower_compared)
+
+
+@lowers("+")
+def lower_add(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(+ terms...): their sum."""
+    keywords(node, set(), k)
+    return "(" + " + ".join(k.lower(a, "Int") for a in args) + ")" if args else "0"
+
+
+@lowers("-")
+def lower_sub(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(- a b): a minus b."""
+    keywords(node, set(), k)
+    return f"({k.lower(args[0], 'Int')} - {k.lower(args[1], 'Int')})"
+
+
+@lowers("count")
+def lower_count(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(count region): how many sites the region lists; a number for a region the same in
+    every position (the interpreter's static sites)."""
+    keywords(node, set(), k)
+    static = parts_of(k.compiled(args[0])).static
+    if static is not None:
+        return repr(len(static))
+    region = k.lower(args[0], "Region")
+    return k.function("count", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    return {region}(st, T, mover, to, frm, buf)
+""") + "(st, T, mover, to, frm)"

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dsl.ast import Form, Node
 from stdlib.effects import Effect
+from stdlib.lowering import Effect as Lowered
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
@@ -195,3 +198,87 @@ def most_score(env: Env) -> ResultExpr:
         winners = [r for r, s in enumerate(scores) if s == best]
         return winners[0] if len(winners) == 1 else -1  # DRAW
     return result
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+def _one_decision_turns(k: Lower, node: Form) -> None:
+    """Refuse a count of captures in a game whose turns have several decisions: the kernel
+    counts the whole turn's (H_TAKEN), the interpreter's steps those since the last decision."""
+    game = getattr(k, "game", None)
+    if game is None or any(sum(1 for is_decision, _ in steps if is_decision) > 1
+                           for steps in game.turns):
+        k.refuse(node, f"no kernel lowering of ({node.head}) in turns of several decisions "
+                 "yet")
+
+
+@lowers("count-captured")
+def lower_count_captured(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(count-captured): the pieces of other roles the turn took (st[H_TAKEN], as the
+    interpreter's ctx.taken in a turn of one decision and in end conditions)."""
+    keywords(node, set(), k)
+    _one_decision_turns(k, node)
+    return "st[H_TAKEN]"
+
+
+@lowers("captured")
+def lower_captured(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(captured): a piece of another role was taken (see count-captured)."""
+    keywords(node, set(), k)
+    _one_decision_turns(k, node)
+    return "(st[H_TAKEN] > 0)"
+
+
+@lowers("add-score")
+def lower_add_score(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(add-score role amount [if:]): a step adding to the role's score."""
+    given = keywords(node, {"if"}, k)
+    condition = k.lower(given["if"], "Boolean") if "if" in given else "True"
+    role = k.lower(args[0], "Role")
+    amount = k.lower(args[1], "Int")
+    return Lowered(k.function("add_score", f"""
+def {{name}}(st, T, mover, to, frm):
+    if {condition}:
+        r = {role}
+        st[H_SCORES + r] += {amount}
+"""))
+
+
+@lowers("move-again")
+def lower_move_again(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(move-again condition): a step giving the mover another turn when it holds."""
+    keywords(node, set(), k)
+    condition = k.lower(args[0], "Boolean")
+    return Lowered(k.function("move_again", f"""
+def {{name}}(st, T, mover, to, frm):
+    if {condition}:
+        st[H_AGAIN] = 1
+"""))
+
+
+@lowers("score")
+def lower_score(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(score role): the role's score."""
+    keywords(node, set(), k)
+    return f"st[H_SCORES + {k.lower(args[0], 'Role')}]"
+
+
+@lowers("most-score")
+def lower_most_score(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(most-score): the role with the highest score; DRAW on a tie for highest."""
+    keywords(node, set(), k)
+    return k.function("most_score", """
+def {name}(st, T, mover, to, frm):
+    best = st[H_SCORES]
+    who = 0
+    tie = False
+    for r in range(1, R):
+        v = st[H_SCORES + r]
+        if v > best:
+            best = v
+            who = r
+            tie = False
+        elif v == best:
+            tie = True
+    return DRAW if tie else who
+""") + "(st, T, mover, to, frm)"
