@@ -123,6 +123,12 @@ class Lower(Protocol):
         (declared once per name: asking again gives the same); `encode(state)` gives their
         values in an interpreter position (stdlib State)."""
 
+    def remember(self, key: str, update: str) -> None:
+        """Keep the interpreter's memory `key` (stdlib.runtime.Memory, e.g. castling rights):
+        `update` names a function `(st, T, mover, before)` called after each decision and its
+        automatic steps (as the interpreter updates memories), `before` being the board
+        before the decision; the memory's value lives in the lowering's slots."""
+
     def action_start(self, kind: str, node: Node) -> int:
         """The first action number of the move kind's block in the game's action space."""
 

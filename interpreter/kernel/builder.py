@@ -57,6 +57,7 @@ class Builder:
         self.compiled_nodes: dict[int, Any] = game.env.shared.get("compiled nodes", {})
         # The lowerings' own state: name -> (offset constant, size, encode).
         self.slots: dict[str, tuple[str, int, Callable[[Any], Sequence[int]]]] = {}
+        self.memories: dict[str, str] = {}  # memory key -> its update function
 
     # stdlib.lowering.Lower ----------------------------------------------------------------
     def refuse(self, node: Node, reason: str) -> NoReturn:
@@ -90,6 +91,9 @@ class Builder:
         offset = f"SLOT_{len(self.slots)}"
         self.slots[name] = (offset, size, encode)
         return offset
+
+    def remember(self, key: str, update: str) -> None:
+        self.memories[key] = update
 
     def action_start(self, kind: str, node: Node) -> int:
         entry = self.game.actions.by_kind.get(kind)
@@ -186,6 +190,9 @@ def build(game: Game) -> KernelSource:
             b.refuse(section, f"no kernel lowering of ({section.head} ...) yet")
     phases = [_phase(b, game, p, phase_form, steps) for p, (phase_form, steps)
               in enumerate(turns)]
+    for memory in game.env.memories:
+        if memory.key not in b.memories:
+            b.refuse(form, f"no kernel lowering keeps the memory {memory.key!r} yet")
     return _module(b, game, phases, end_rules)
 
 
@@ -238,7 +245,7 @@ def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     """Refuse games that keep per-position state the kernel does not lay out yet."""
     env = game.env
     start = game.initial_state()
-    kept = [("hands", bool(start.hands)), ("memories", bool(env.memories)),
+    kept = [("hands", bool(start.hands)),
             ("dice", env.uses_dice or game.has_chance), ("hands by kind", bool(game.no_held)),
             ("edges", bool(game.no_edges)),
             ("counts of moves without capture", env.uses_quiet)]
@@ -318,12 +325,17 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               "PASS_TAGS = np.array(" + repr([int(g.passes) for g in tags] + [0])
               + ", dtype=np.int32)", DRIVER_CHANGE]
     lines += b.functions
+    updates = [f"    {update}(st, T, mover, before)" for update in b.memories.values()]
+    lines.append("\n".join(["@njit(cache=True)", "def remember(st, T, mover, before):",
+                            *updates, "    return"]))
+    lines.append(f"MEMORIES = {bool(updates)}")
     legal = ["@njit(cache=True)", "def legal(st, T, acts, tags):",
              "    mover = st[H_TO_MOVE]", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
              "    n = 0"]
     apply = ["@njit(cache=True)", "def apply(st, T, act, tag):",
              "    mover = st[H_TO_MOVE]", "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
+             "    before = st[:N].copy() if MEMORIES else st[:0]",
              "    if step == 0:", "        st[H_NCHANGED] = 0", "        st[H_TAKEN] = 0",
              "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
     make = ["@njit(cache=True)", "def make_tagged(st, T, mover, act, tag):"]
@@ -344,7 +356,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                 legal += [f"    {'if' if first else 'elif'} {test}:",
                           f"        n = list_{p}_{step.index}(st, T, mover, acts, tags, 0)"]
                 apply += [f"    {'if' if first else 'elif'} {test}:",
-                          f"        advance_{p}_{step.index}(st, T, mover, passed)"]
+                          f"        advance_{p}_{step.index}(st, T, mover, passed, before)"]
                 first = False
     apply += ["    else:", "        end_turn(st, T, mover, False)"]
     legal += ["    if st[H_PIE_OPEN] == 1 and step == 0:", "        acts[n] = SWAP",
@@ -437,7 +449,8 @@ def _advance(d: Decision, phase: Phase) -> str:
     last = len(steps) - 1
     resume = next((i for i, s in enumerate(steps) if isinstance(s, Decision)), 0) + 1
     has_resume = any(isinstance(s, Decision) and s.continued for s in steps)
-    lines = ["@njit(cache=True)", f"def advance_{d.phase}_{d.index}(st, T, mover, passed):",
+    lines = ["@njit(cache=True)",
+             f"def advance_{d.phase}_{d.index}(st, T, mover, passed, before):",
              "    to = st[H_TO]", "    frm = st[H_FROM]"]
 
     def from_step(start: int, indent: str) -> list[str]:
@@ -449,6 +462,7 @@ def _advance(d: Decision, phase: Phase) -> str:
             if not effect.may_refuse:  # a check, passed when the move was found legal
                 out.append(f"{indent}{effect.run}(st, T, mover, to, frm)")
             i += 1
+        out += [f"{indent}if MEMORIES:", f"{indent}    remember(st, T, mover, before)"]
         if i > last:
             return [*out, f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
         nxt = steps[i]
@@ -462,7 +476,9 @@ def _advance(d: Decision, phase: Phase) -> str:
                 f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
 
     if has_resume and d.continued:
-        lines += ["    if passed:", "        end_turn(st, T, mover, st[H_AGAIN] == 1)",
+        lines += ["    if passed:", "        if MEMORIES:",
+                  "            remember(st, T, mover, before)",
+                  "        end_turn(st, T, mover, st[H_AGAIN] == 1)",
                   "        return", *from_step(resume, "    ")]
     else:
         lines += from_step(d.index + 1, "    ")
