@@ -373,3 +373,78 @@ def {{name}}(st, T, mover, to, frm):
             return True
     return False
 """) + "(st, T, mover, to, frm)"
+
+
+
+def _flank_rays(k: Lower, node: Form, directions: Node | None) -> tuple[str, int]:
+    """The table (D, N, W) of the rays from each site in the directions (-1 past a ray's
+    end), and D."""
+    if directions is not None and not isinstance(directions, Const):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    env = k.env
+    name = directions.name if isinstance(directions, Const) else "All"
+    rays = [env.topology.rays[d] for d in env.absolute_dirs(name)]
+    width = max((len(r) for ray in rays for r in ray), default=0) or 1
+    table = [[list(r) + [-1] * (width - len(r)) for r in ray] for ray in rays] \
+        or [[[-1] * width] * env.topology.size]
+    return k.table("rays", table), len(rays)
+
+
+def _run_bound(k: Lower, node: Form, given: dict[str, Node], name: str, default: int) -> int:
+    value = given.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, Int):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with a computed {name}:")
+    return value.value
+
+
+def _flanked_source(k: Lower, node: Form, directions: Node | None, given: dict[str, Node],
+                    new: str) -> str:
+    """The function `(st, T, mover, s, value, make) -> count` of `flanked`: the enemy pieces
+    a piece of the mover's at s encloses, changed to `new` when `make` (else it only says
+    whether there is any: 1 or 0)."""
+    rays, count = _flank_rays(k, node, directions)
+    low = _run_bound(k, node, given, "min", 1)
+    high = _run_bound(k, node, given, "max", -1)
+    if low < 1 or (high != -1 and high < low):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these bounds")
+    return k.function("flanked", f"""
+def {{name}}(st, T, mover, s, value, make):
+    total = 0
+    for d in range({count}):
+        n = 0
+        j = 0
+        while True:
+            t = {rays}[d, s, j]
+            if t == -1:
+                break
+            o = OWNER[st[t]]
+            if o == mover:
+                if n >= {low}:
+                    if not make:
+                        return 1
+                    for i in range(n):
+                        change(st, {rays}[d, s, i], {new})
+                    total += n
+                break
+            if o < 0 or n == {high}:
+                break
+            n += 1
+            j += 1
+            if j == {rays}.shape[2]:
+                break
+    return total
+""")
+
+
+@lowers("flank")
+def lower_flank(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(flank directions [remove:] [min:] [max:]): a capture (see place's lowering): the
+    enclosed pieces turn to the placed piece's value, or are removed with remove:true."""
+    given = keywords(node, {"remove", "min", "max"}, k)
+    remove = given.get("remove")
+    if remove is not None and not isinstance(remove, Bool):
+        k.refuse(node, "no kernel lowering of (flank) with a computed remove:")
+    new = "0" if remove is not None and remove.value else "value"
+    return _flanked_source(k, node, args[0] if args else None, given, new)

@@ -1892,6 +1892,8 @@ def optional(env: Env, moves: Moves) -> Moves:
 @lowers("place")
 def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(place region [piece:...]): each empty site of the region where a piece may stand."""
+    if any(kw.name in ("capture", "must-capture") for kw in node.kwargs):
+        return _lower_capturing_place(k, node, args)
     given = keywords(node, {"piece"}, k)
     piece = given.get("piece")
     name = piece.value if isinstance(piece, Str) else None
@@ -2009,3 +2011,54 @@ def lower_first_of(k: Lower, node: Form, args: tuple[Node, ...]) -> Alternatives
     a refusal, which a kernel never gives)."""
     keywords(node, {"why"}, k)
     return Alternatives([k.lower(a, "Moves") for a in args], ordered=True)
+
+
+
+# Placements that capture (place ... capture: must-capture:).
+
+def _lower_capturing_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(place region capture:CAPTURE [must-capture:] [piece:]): each empty site of the region
+    where a piece may stand (with must-capture:true, only those where the capture takes
+    something); the move puts the piece, then makes the capture. The capture lowers to a
+    function `(st, T, mover, s, value, make) -> count` (make=False: only whether it takes
+    anything, without changing st)."""
+    from dsl.ast import Bool
+
+    given = keywords(node, {"piece", "capture", "must-capture"}, k)
+    piece = given.get("piece")
+    name = piece.value if isinstance(piece, Str) else None
+    if piece is not None and name is None:
+        k.refuse(node, "no kernel lowering of (place) with a computed piece:")
+    must = given.get("must-capture")
+    if must is not None and not isinstance(must, Bool):
+        k.refuse(node, "no kernel lowering of (place) with a computed must-capture:")
+    env = k.env
+    values = k.table("placed", [_placed(env, name, r) for r in range(len(env.roles))])
+    start = k.action_start("place", node)
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    region = k.lower(args[0], "Region")
+    capture = k.lower(given["capture"], "Capture")
+    test = f"{capture}(st, T, mover, s, {values}[mover], False) > 0" \
+        if must is not None and must.value else "True"
+    generate = k.function("place_capturing", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, -1, -1, buf)):
+        s = buf[i]
+        if st[s] == 0 and {allowed}[s] and {test}:
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_place_capturing", f"""
+def {{name}}(st, T, mover, act):
+    s = act - {start}
+    v = {values}[mover]
+    change(st, s, v)
+    {capture}(st, T, mover, s, v, True)
+    st[H_TO] = s
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"place"}))

@@ -526,3 +526,28 @@ def lower_lose(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 @lowers("draw")
 def lower_draw(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     return "DRAW"
+
+
+
+@lowers("most-pieces")
+def lower_most_pieces(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(most-pieces): the role with the most pieces on the board; DRAW on a tie for most."""
+    return k.function("most_pieces", """
+def {name}(st, T, mover, to, frm):
+    counts = np.zeros(R, np.int64)
+    for s in range(N):
+        o = OWNER[st[s]]
+        if o >= 0:
+            counts[o] += 1
+    best = counts[0]
+    who = 0
+    tie = False
+    for r in range(1, R):
+        if counts[r] > best:
+            best = counts[r]
+            who = r
+            tie = False
+        elif counts[r] == best:
+            tie = True
+    return DRAW if tie else who
+""") + "(st, T, mover, to, frm)"
