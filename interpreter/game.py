@@ -1389,12 +1389,15 @@ class Game:
             state.undo = made.undo
 
     # Random games --------------------------------------------------------------------------
-    def playouts(self, n: int, seed: int | None = None, workers: int = 1) -> Playouts:
+    def playouts(self, n: int, seed: int | None = None, workers: int = 1,
+                 kernel: bool | None = None) -> Playouts:
         """Play `n` random games (see interpreter/playouts.py): their winners, lengths and
-        end reasons, the same for the same seed whatever the number of workers."""
+        end reasons, the same for the same seed whatever the number of workers. They are
+        played in the game's kernel when it has one (`kernel` None); `kernel=False` plays
+        them interpreted, `kernel=True` requires the kernel."""
         from interpreter.playouts import playouts
 
-        return playouts(self, n, seed, workers)
+        return playouts(self, n, seed, workers, kernel=kernel)
 
     def playout(self, rng: random.Random | None = None, max_plies: int | None = None,
                 state: State | None = None, record: list[str] | None = None,

@@ -4,6 +4,13 @@ Every legal move is equally likely and chance outcomes come with their probabili
 moves `game.playout` makes). Game i is played with its own generator, seeded from the base
 seed and i, so the results are the same whatever the number of workers; workers are local
 processes, each building the game again from its text.
+
+When the game has a kernel (interpreter/kernel: its rules compiled to native code, with the
+`kernels` extra) the games are played there, each still from its own seed, so again the same
+whatever the number of workers (each worker loads the kernel from the disk cache). The
+kernel draws its moves with its own generator: a seed gives other games than the interpreter
+would play from it, but always the same ones. `kernel=False` plays interpreted; `kernel=True`
+requires the kernel (a GameError says why there is none).
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from dsl.errors import GameError
 from interpreter.analyze import game_seed, run_local
 
 if TYPE_CHECKING:
     from interpreter.game import Game
+    from interpreter.kernel.kernel import Kernel
 
 
 @dataclass
@@ -61,13 +70,74 @@ def _play(task: _Task) -> tuple[str | None, int, str]:
     return _one(_built(task.text, task.source, task.options), task.seed, task.max_plies)
 
 
+@dataclass(frozen=True)
+class _KernelTask:
+    text: str
+    source: str
+    options: tuple[tuple[str, object], ...]
+    seeds: tuple[int, ...]
+    max_plies: int | None
+
+
+def _play_kernel(task: _KernelTask) -> list[tuple[str | None, int, str]]:
+    game = _built(task.text, task.source, task.options)
+    kernel = chosen_kernel(game, True)
+    assert kernel is not None
+    found = kernel.playouts(list(task.seeds), task.max_plies)
+    return list(zip(found.winners, found.lengths, found.reasons, strict=True))
+
+
+def chosen_kernel(game: Game, kernel: bool | None) -> Kernel | None:
+    """The kernel to play `game` in: None for `kernel=False`, or when there is none and
+    `kernel` is None; `kernel=True` without one is a GameError saying why (see
+    `kernel_reason`)."""
+    if kernel is False:
+        return None
+    from interpreter.kernel import kernel_for
+
+    found = kernel_for(game)
+    if found is None and kernel:
+        raise GameError(f"{game.name} has no kernel: {kernel_reason(game)}")
+    return found
+
+
+def kernel_reason(game: Game) -> str:
+    """Why `game` runs interpreted: numba missing, or the form without a lowering
+    (`file:line:col: reason`, from why_interpreted)."""
+    from interpreter.kernel import available, why_interpreted
+
+    why = why_interpreted(game)
+    if why is not None:
+        return why
+    if not available():
+        return "numba is not installed (pip install 'ludeme[kernels]')"
+    return "its kernel could not be loaded"
+
+
 def playouts(game: Game, n: int, seed: int | None = None, workers: int = 1,
-             max_plies: int | None = None) -> Playouts:
+             max_plies: int | None = None, kernel: bool | None = None) -> Playouts:
     """Play `n` random games of `game` (see the module's documentation); `seed` None draws
-    one."""
+    one; `kernel` None plays in the game's kernel when it has one."""
     if n < 0:
         raise ValueError(f"playouts: n must be 0 or more, not {n}")
     base = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+    native = chosen_kernel(game, kernel)
+    if native is not None:
+        seeds = [game_seed(base, i) for i in range(n)]
+        if workers <= 1 or n <= 1:
+            return native.playouts(seeds, max_plies)
+        text, source = game.env.text or "", game.expansion.game.span.path
+        options = tuple(sorted(game.options.items()))
+        size = -(-n // min(workers, n))
+        chunks = [_KernelTask(text, source, options, tuple(seeds[i:i + size]), max_plies)
+                  for i in range(0, n, size)]
+        out = Playouts()
+        for part in run_local(chunks, workers, _play_kernel):
+            for winner, plies, reason in part:
+                out.winners.append(winner)
+                out.lengths.append(plies)
+                out.reasons.append(reason)
+        return out
     out = Playouts()
     results: Iterator[tuple[str | None, int, str]]
     if workers <= 1 or n <= 1:

@@ -220,6 +220,20 @@ class Kernel:
                              f"{self.built.history - 1} moves")
         return bound
 
+    def random_result(self, st: np.ndarray, seed: int, max_plies: int | None = None
+                      ) -> int | None:
+        """The result (as `result` says it) of one random game played natively on from `st`,
+        which is left as it was; None when it did not end within `max_plies` (default
+        20 x sites) decisions or where nobody could move. For search (MCTS rollouts)."""
+        bound = self._bound(max_plies)
+        out = self.__dict__.get("_one")
+        if out is None:
+            out = self.__dict__["_one"] = tuple(np.zeros(1, np.int32) for _ in range(3))
+        seeds = np.array([seed & 0xFFFFFFFF], np.uint32)
+        self.module.playouts(self.tables, st, seeds, bound, *out)
+        r = int(out[0][0])
+        return None if r == PLAYING else INTERPRETED_DRAW if r == DRAW else r
+
     def playout_actions(self, seed: int, max_plies: int | None = None) -> list[int]:
         """The actions of one random game played by the kernel."""
         bound = self._bound(max_plies)

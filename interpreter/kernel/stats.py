@@ -13,6 +13,7 @@ interpreter to show a position).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,7 +94,7 @@ def _companion(kernel: Kernel) -> ModuleType:
     module = kernel.module
     swapped = hasattr(module, "H_SWAPPED")
     source = _SOURCE.format(kernel=module.__name__,
-                            swapped_import="from {} import H_SWAPPED".format(module.__name__)
+                            swapped_import=f"from {module.__name__} import H_SWAPPED"
                             if swapped else "",
                             swapped="st[H_SWAPPED]" if swapped else "0")
     digest = kernel.built.digest
@@ -116,13 +117,28 @@ def _kinds(kernel: Kernel) -> tuple[list[str], np.ndarray, np.ndarray]:
     return cached  # type: ignore[no-any-return]
 
 
+def prepare(kernel: Kernel) -> float:
+    """Load (compile, the first time) the counting loop of `kernel`; the seconds it took (0
+    once loaded)."""
+    if "_stats_module" in kernel.__dict__:
+        return 0.0
+    began = time.perf_counter()
+    module = _companion(kernel)
+    names, kind_of, declining = _kinds(kernel)
+    empty = np.zeros(0, np.int32)
+    module.stats(kernel.tables, kernel.start, np.zeros(0, np.uint32), 0, kind_of, declining,
+                 empty, empty, empty, empty, np.zeros(0, np.int64),
+                 np.zeros((0, len(names)), np.int32))
+    kernel.__dict__["_stats_module"] = module
+    return time.perf_counter() - began
+
+
 def count_playouts(kernel: Kernel, seeds: list[int], max_plies: int | None = None) -> Counted:
     """One random game per seed in native code, counted (see the module)."""
     from interpreter.kernel.layout import DRAW, PLAYING
 
-    module = kernel.__dict__.get("_stats_module")
-    if module is None:
-        module = kernel.__dict__["_stats_module"] = _companion(kernel)
+    prepare(kernel)
+    module = kernel.__dict__["_stats_module"]
     names, kind_of, declining = _kinds(kernel)
     count = len(seeds)
     bound = max_plies if max_plies is not None else 20 * kernel.sites
