@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from dsl import types as t
+from dsl.ast import Form, Node
 from stdlib.logic import AnyRegion
+from stdlib.lowering import Effect as Lowered
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
@@ -187,3 +190,24 @@ class Removal(MoveScreen):
             after = dict(changes)
             values = [after.get(s, board[s]) for s in sites]
         return tuple([(s, left_behind[v]) for s, v in zip(sites, values, strict=True) if v])
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("remove")
+def lower_remove(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(remove region): a step taking off every piece on the region's sites (the region
+    listed first, on the position before any is taken), leaving what the piece stood on."""
+    keywords(node, set(), k)
+    env = k.env
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    region = k.lower(args[0], "Region")
+    return Lowered(k.function("remove", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        s = buf[i]
+        v = st[s]
+        if v != 0:
+            change(st, s, {left}[v])
+"""))

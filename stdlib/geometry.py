@@ -448,3 +448,57 @@ def lower_flank(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
         k.refuse(node, "no kernel lowering of (flank) with a computed remove:")
     new = "0" if remove is not None and remove.value else "value"
     return _flanked_source(k, node, args[0] if args else None, given, new)
+
+
+@lowers("sites Flanked")
+def lower_sites_flanked(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Flanked site [directions] [min:] [max:]): the enemy pieces the mover's piece on
+    the site encloses (nothing if it holds none of the mover's), by the scan of flank."""
+    given = keywords(node, {"min", "max"}, k)
+    rays, count = _flank_rays(k, node, args[1] if len(args) > 1 else None)
+    low = _run_bound(k, node, given, "min", 1)
+    high = _run_bound(k, node, given, "max", -1)
+    if low < 1 or (high != -1 and high < low):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these bounds")
+    site = k.lower(args[0], "Site")
+    return k.function("sites_flanked", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    s = {site}
+    if s < 0 or OWNER[st[s]] != mover:
+        return 0
+    c = 0
+    for d in range({count}):
+        n = 0
+        j = 0
+        while True:
+            t = {rays}[d, s, j]
+            if t == -1:
+                break
+            o = OWNER[st[t]]
+            if o == mover:
+                if n >= {low}:
+                    for i in range(n):
+                        buf[c] = {rays}[d, s, i]
+                        c += 1
+                break
+            if o < 0 or n == {high}:
+                break
+            n += 1
+            j += 1
+            if j == {rays}.shape[2]:
+                break
+    return c
+""")
+
+
+@lowers("centre-distance")
+def lower_centre_distance(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(centre-distance site): a table of each site's distance, as the ludeme works it out."""
+    keywords(node, set(), k)
+    xy = k.env.topology.xy
+    xs = [p[0] for p in xy]
+    ys = [p[1] for p in xy]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    table = k.table("centre distance", [round(4 * ((x - cx) ** 2 + (y - cy) ** 2))
+                                        for x, y in xy])
+    return f"{table}[{k.lower(args[0], 'Site')}]"

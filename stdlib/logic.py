@@ -1099,3 +1099,50 @@ def {{name}}(st, T, mover, to, frm):
     buf = np.empty(N, np.int32)
     return {region}(st, T, mover, to, frm, buf)
 """) + "(st, T, mover, to, frm)"
+
+
+@lowers("turns")
+def lower_turns(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(turns): the turns played so far."""
+    keywords(node, set(), k)
+    return "st[H_TURN]"
+
+
+def _lowered_conditions(k: Lower, node: Form, args: tuple[Node, ...]) -> list[str]:
+    """The conditions of (and ...), (or ...), (not ...) as boolean expressions (a literal,
+    such as an option, as True or False)."""
+    keywords(node, set(), k)
+    out = []
+    for a in args:
+        fixed = parts_of(k.compiled(a)).literal
+        if isinstance(fixed, bool):
+            out.append(repr(fixed))
+        else:
+            text = k.lower(a, "Boolean")
+            out.append({"0": "False", "1": "True"}.get(text, f"({text})"))
+    return out
+
+
+@lowers("and")
+def lower_and(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(and conditions...): every one holds (judged in order, the first false one last)."""
+    literal_value = parts_of(k.compiled(node)).literal
+    if isinstance(literal_value, bool):
+        return repr(literal_value)
+    return "(" + " and ".join(_lowered_conditions(k, node, args) or ["True"]) + ")"
+
+
+@lowers("or")
+def lower_or(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(or conditions...): some one holds (judged in order, the first true one last)."""
+    literal_value = parts_of(k.compiled(node)).literal
+    if isinstance(literal_value, bool):
+        return repr(literal_value)
+    return "(" + " or ".join(_lowered_conditions(k, node, args) or ["False"]) + ")"
+
+
+@lowers("not")
+def lower_not(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(not condition): the condition does not hold."""
+    (condition,) = _lowered_conditions(k, node, args)
+    return f"(not {condition})"

@@ -2062,3 +2062,43 @@ def {{name}}(st, T, mover, act):
     st[H_FROM] = -1
 """)
     return Generator(generate, make, frozenset({"place"}))
+
+
+@lowers("when")
+def lower_when(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(when condition moves [otherwise:]): the moves while the condition holds (judged on the
+    position, To and From none), else the otherwise: moves; each must lower to one generator.
+    A move is made by the generator whose moves it was: the condition, judged again before
+    the move, tells which."""
+    given = keywords(node, {"otherwise"}, k)
+    condition = k.lower(args[0], "Boolean")
+    parts = [k.lower(args[1], "Moves")]
+    if "otherwise" in given:
+        parts.append(k.lower(given["otherwise"], "Moves"))
+    if not all(isinstance(g, Generator) for g in parts):
+        k.refuse(node, "no kernel lowering of (when) over alternatives yet")
+    yes, no = parts[0], parts[1] if len(parts) > 1 else None
+    assert isinstance(yes, Generator) and (no is None or isinstance(no, Generator))
+    if no is not None and yes.passes != no.passes:
+        k.refuse(node, "no kernel lowering of (when) between passes and other moves yet")
+    other = f"{no.generate}(st, T, mover, acts, tags, n, tag)" if no is not None else "n"
+    generate = k.function("when", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    to = -1
+    frm = -1
+    if {condition}:
+        return {yes.generate}(st, T, mover, acts, tags, n, tag)
+    return {other}
+""")
+    otherwise = f"{no.make}(st, T, mover, act)" if no is not None else "return"
+    make = k.function("make_when", f"""
+def {{name}}(st, T, mover, act):
+    to = -1
+    frm = -1
+    if {condition}:
+        {yes.make}(st, T, mover, act)
+    else:
+        {otherwise}
+""")
+    kinds = yes.kinds | (no.kinds if no is not None else frozenset())
+    return Generator(generate, make, kinds, yes.passes)

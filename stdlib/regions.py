@@ -579,3 +579,16 @@ def {name}(st, T, mover, to, frm, buf):
         buf[s] = s
     return N
 """)
+
+
+@lowers("sites Centre")
+def lower_sites_centre(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """The site(s) nearest the centre: a table, in site order."""
+    sites = sorted(k.env.topology.centre())
+    table = k.table("sites", sites or [-1])
+    return k.function("static_sites", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    for i in range({len(sites)}):
+        buf[i] = {table}[i]
+    return {len(sites)}
+""")
