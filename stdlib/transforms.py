@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dsl.ast import Form, ListNode, Node, Str
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.movekinds import Key, MoveKind, SiteOf, Syntax, register, single_block
 from stdlib.parts import mark
 from stdlib.registry import ludeme
@@ -114,3 +116,69 @@ def transform_region(env: Env, regions: list[str], *, by: list[str] | None = Non
     mark(generate).kinds = frozenset(kind for kind, _ in plans)
     return generate
 
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("transform-region")
+def lower_transform_region(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(transform-region regions [by:]): one move per region and transform, in the
+    interpreter's order; making one moves each site's piece where the transform takes it
+    (a table of (site, target) pairs per move, the old values read first)."""
+    given = keywords(node, {"by"}, k)
+    names = _strings(k, node, args[0])
+    hows = _strings(k, node, given["by"]) if "by" in given else ["cw", "ccw"]
+    env = k.env
+    plans: list[tuple[str, list[tuple[int, int]]]] = []
+    for name in names:
+        owners = env.regions.get(name)
+        if owners is None or len(owners) != 1 or None not in owners:
+            k.refuse(node, f"no kernel lowering of (transform-region) of region {name!r}")
+        for how in hows:
+            mapping = transform_map(env, owners[None], how) if how in TRANSFORMS else None
+            if mapping is None:
+                k.refuse(node, f"no kernel lowering of (transform-region) by {how!r} here")
+            plans.append((f"{TRANSFORM_PREFIX}{name}:{how}", sorted(mapping.items())))
+    if not plans:
+        k.refuse(node, "no kernel lowering of (transform-region) without a move")
+    actions = [k.action_start(kind, node) for kind, _ in plans]
+    width = max(len(pairs) for _, pairs in plans)
+    table = k.table("transform pairs", [[[s, t] for s, t in pairs] + [[-1, -1]] *
+                                        (width - len(pairs)) for _, pairs in plans])
+    numbers = k.table("transform actions", actions)
+    plan_of = [-1] * (max(actions) + 1)
+    for i, a in enumerate(actions):
+        plan_of[a] = i
+    index = k.table("transform of action", plan_of)
+    generate = k.function("transform_region", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    for i in range({len(plans)}):
+        acts[n] = {numbers}[i]
+        tags[n] = tag
+        n += 1
+    return n
+""")
+    make = k.function("make_transform", f"""
+def {{name}}(st, T, mover, act):
+    p = {index}[act]
+    old = np.empty({width}, st.dtype)
+    for j in range({width}):
+        s = {table}[p, j, 0]
+        old[j] = st[s] if s >= 0 else 0
+    for j in range({width}):
+        s = {table}[p, j, 0]
+        t = {table}[p, j, 1]
+        if s >= 0 and st[t] != old[j]:
+            change(st, t, old[j])
+    st[H_TO] = -1
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset(kind for kind, _ in plans))
+
+
+def _strings(k: Lower, node: Form, value: Node) -> list[str]:
+    """A literal list of strings ({"NW" "NE"}), or a refusal."""
+    items = value.items if isinstance(value, ListNode) else [value]
+    if not all(isinstance(i, Str) for i in items):
+        k.refuse(node, "no kernel lowering of (transform-region) with these names")
+    return [i.value for i in items if isinstance(i, Str)]
