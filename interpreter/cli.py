@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from dsl.errors import GameError, RuleError
 from interpreter import load_game
@@ -30,6 +30,9 @@ from interpreter.record import (
     read_record,
     replay,
 )
+
+if TYPE_CHECKING:
+    from interpreter.kernel.kernel import Kernel
 
 
 def _count(text: str) -> int:
@@ -183,6 +186,7 @@ class PlayoutReport:
     asked: int = 0  # games asked for (more than `games` when the time ran out first)
     seconds: float = 0.0  # time taken
     budget: float | None = None  # the time allowed
+    kernel: str = ""  # where the games ran: "native (compiled in 2.1 s)", or "interpreted..."
 
     def lines(self, game: Game) -> list[str]:
         from interpreter.analyze import ending_names, length_line
@@ -190,6 +194,8 @@ class PlayoutReport:
         out = [f"{self.games} random games of {game.name}:"]
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
         out.append(f"  played in {self.seconds:.1f} s ({rate:,.1f} games per second)")
+        if self.kernel:
+            out.append(f"  kernel: {self.kernel}")
         if self.asked > self.games:
             out.append(f"  WARNING: the time allowed ({self.budget:g} s) ran out after "
                        f"{self.games} of the {self.asked} games asked for (--seconds sets it)")
@@ -226,15 +232,98 @@ class _OutOfTime(Exception):
 
 
 def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = None,
-                 seconds: float | None = None, progress: IO[str] | None = None
-                 ) -> PlayoutReport:
+                 seconds: float | None = None, progress: IO[str] | None = None,
+                 kernel: bool | None = None) -> PlayoutReport:
     """Play `n` random games (Game.playout: each move chosen as
     `rng.choice(state.legal_moves())`, so a seed gives the same games) and report what they
     showed, lengths in turns. The length bound counts decisions. With `seconds`, no game goes
     on once that time has passed (the report says how many finished). `progress` gets a
-    progress bar (interpreter.progress)."""
+    progress bar (interpreter.progress).
+
+    When the game has a kernel (`kernel` None; False: interpreted, True: required) the games
+    are played natively, game i from its own seed (analyze.game_seed), and report the same
+    things: the kernel counts turns, decisions and endings itself, and the positions shown
+    (the first with no legal move, the first draw) are its game replayed in the
+    interpreter. The report's `kernel` line says which way the games ran."""
+    from interpreter.playouts import chosen_kernel, kernel_reason
+
+    native = chosen_kernel(game, kernel)
     with progress_bar(n, "games", progress) as advance:
-        return _random_games(game, n, seed, max_plies, seconds, advance)
+        if native is not None:
+            from interpreter.kernel.stats import prepare
+
+            compiled = native.load_seconds + prepare(native)
+            report = _kernel_games(game, native, n, seed, max_plies, seconds, advance)
+            report.kernel = f"native (compiled in {compiled:.1f} s)"
+            return report
+        report = _random_games(game, n, seed, max_plies, seconds, advance)
+        report.kernel = "interpreted (kernel=False)" if kernel is False else \
+            f"interpreted: {kernel_reason(game)}"
+        return report
+
+
+def _replayed(game: Game, actions: list[int]) -> State:
+    """The interpreter's position after a kernel's game (its actions)."""
+    state = game.initial_state()
+    for action in actions:
+        state = state.apply_action(action)
+    return state
+
+
+def _kernel_games(game: Game, kernel: Kernel, n: int, seed: int | None,
+                  max_plies: int | None, seconds: float | None,
+                  advance: Callable[[int], None]) -> PlayoutReport:
+    from interpreter.analyze import game_seed
+    from interpreter.kernel.stats import count_playouts
+
+    base = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+    report = PlayoutReport(asked=n, budget=seconds)
+    bound = max_plies if max_plies is not None else 20 * len(game.sites)
+    start = time.monotonic()
+    deadline = None if seconds is None else start + seconds
+    done, chunk = 0, 16
+    while done < n:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        seeds = [game_seed(base, i) for i in range(done, min(n, done + chunk))]
+        found = count_playouts(kernel, seeds, bound)
+        for i, s in enumerate(seeds):
+            report.games += 1
+            report.lengths.append(found.turns[i])
+            report.decisions.append(found.decisions[i])
+            if found.ended[i]:
+                report.endings[found.reasons[i]] += 1
+                winner = found.winners[i]
+                if winner is None:
+                    report.draws += 1
+                    if report.first_draw is None:
+                        report.first_draw = _shown(game, kernel, s, bound, report)
+                else:
+                    report.wins[winner] += 1
+            elif found.decisions[i] >= bound:
+                report.bound_hits += 1
+            elif report.dead_ends:  # only the first is shown: the others are not replayed
+                report.dead_ends.append(report.dead_ends[0])
+            else:
+                report.dead_ends.append(_shown(game, kernel, s, bound, report) or "")
+        advance(len(seeds))
+        done += len(seeds)
+        chunk = min(chunk * 2, 4096)
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def _shown(game: Game, kernel: Kernel, seed: int, bound: int, report: PlayoutReport
+           ) -> str | None:
+    """The text of the position a kernel's game (from `seed`) ended in, replayed in the
+    interpreter; a replay the interpreter refuses is a crash (the kernel and the rules
+    disagree)."""
+    try:
+        return _replayed(game, kernel.playout_actions(seed, bound)).to_text()
+    except Exception:
+        report.crashes.append("the kernel's game could not be replayed in the interpreter "
+                              f"(seed {seed}):\n" + traceback.format_exc(limit=6))
+        return None
 
 
 def _random_games(game: Game, n: int, seed: int | None, max_plies: int | None,
