@@ -55,6 +55,7 @@ class GameTask:
     seed: int
     index: int
     max_plies: int | None = None
+    kernel: bool = False  # random agents only: the game played in the game's kernel
 
 
 @dataclass
@@ -136,6 +137,8 @@ def play_game(task: GameTask) -> GameResult:
     """Play one game of a task (a pure function of the task)."""
     try:
         game = _built(task.text, task.source, task.options)
+        if task.kernel:
+            return kernel_results(game, [task])[0]
         agents = [make_agent(spec, game_seed(task.seed, r))
                   for r, spec in enumerate(task.agents)]
         chance = random.Random(game_seed(task.seed, len(task.agents)))  # the dice
@@ -163,6 +166,36 @@ def play_game(task: GameTask) -> GameResult:
     except Exception as exc:  # a crash is a finding: report it with the others
         return GameResult(task.index, None, False, False, "", 0, 0, {},
                           f"{type(exc).__name__}: {exc}")
+
+
+def kernel_results(game: Game, tasks: Sequence[GameTask]) -> list[GameResult]:
+    """Games between random agents played in the game's kernel, each from its task's seed
+    (interpreter/kernel/stats.py: the kernel draws the moves, one generator per game, so
+    they are other games than the interpreter's random agents play from that seed, and the
+    same wherever they are played)."""
+    from interpreter.kernel import kernel_for
+    from interpreter.kernel.stats import count_playouts
+
+    kernel = kernel_for(game)
+    if kernel is None:  # the task asked for the kernel: say why there is none here
+        from interpreter.playouts import kernel_reason
+
+        raise GameError(f"{game.name} has no kernel here: {kernel_reason(game)}")
+    bound = 20 * len(game.sites)
+    out = []
+    for bounded in sorted({t.max_plies for t in tasks}, key=lambda b: b or 0):
+        group = [t for t in tasks if t.max_plies == bounded]
+        limit = bounded if bounded is not None else bound
+        found = count_playouts(kernel, [t.seed for t in group], limit)
+        for i, t in enumerate(group):
+            ended = found.ended[i]
+            out.append(GameResult(
+                t.index, found.winners[i], ended,
+                not ended and found.decisions[i] >= limit,
+                ending_name(game, found.reasons[i]) if ended else "", found.decisions[i],
+                found.branching[i], found.kinds[i], turns=found.turns[i]))
+    order = {t.index: i for i, t in enumerate(tasks)}
+    return sorted(out, key=lambda r: order[r.index])
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -343,25 +376,47 @@ def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
             ray.shutdown()
 
 
+def _kernel_stream(game: Game, tasks: list[GameTask]) -> Iterator[GameResult]:
+    """The tasks' results, played in the kernel in this process, in batches (a progress bar
+    moves between them)."""
+    start, chunk = 0, 64
+    while start < len(tasks):
+        yield from kernel_results(game, tasks[start:start + chunk])
+        start += chunk
+        chunk = min(chunk * 2, 8192)
+
+
 def analyze(game: Game, agents: str, n: int, seed: int | None = None,
             workers: int | None = None, backend: str = "local", address: str | None = None,
-            max_plies: int | None = None, progress: IO[str] | None = None) -> Report:
+            max_plies: int | None = None, progress: IO[str] | None = None,
+            kernel: bool | None = None) -> Report:
     """Play `n` games of `game` between `agents` (see `agent_specs`) and combine them.
     `seed` None picks one (the report names it, so the run can be repeated); `workers` is the
     number of local processes (default: one per CPU); `progress` gets a progress bar
-    (interpreter.progress)."""
+    (interpreter.progress). Games between random agents are played in the game's kernel
+    when it has one (`kernel` None; False: interpreted; True: required): locally in this
+    process, in batches (native code needs no workers), on Ray a task per game as always."""
     specs = agent_specs(agents, game.players)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
+    native = False
+    if all(s.strip().lower() == "random" for s in specs) or kernel:
+        from interpreter.playouts import chosen_kernel
+
+        if kernel and not all(s.strip().lower() == "random" for s in specs):
+            raise GameError("kernel: only games between random agents are played in a "
+                            "kernel by analyze")
+        native = chosen_kernel(game, kernel) is not None
     text = game.env.text or ""
     source = game.expansion.game.span.path
     options = tuple(sorted(game.options.items()))
-    tasks = [GameTask(text, source, options, specs, game_seed(seed, i), i, max_plies)
+    tasks = [GameTask(text, source, options, specs, game_seed(seed, i), i, max_plies, native)
              for i in range(n)]
     if backend == "ray":
         stream = run_ray(tasks, address)
     elif backend == "local":
-        stream = run_local(tasks, workers or os.cpu_count() or 1)
+        stream = _kernel_stream(game, tasks) if native else \
+            run_local(tasks, workers or os.cpu_count() or 1)
     else:
         raise GameError(f"unknown backend {backend!r} (backends: local, ray)")
     results = []
