@@ -4,7 +4,9 @@
 - `flat:K`: flat Monte Carlo: K random games shared equally among the legal moves; the move
   whose games went best.
 - `mcts:K`: Monte Carlo tree search (UCT) with K iterations, each ending in a random game
-  (`Game.playout`); wins and losses it can prove are settled exactly (MCTS-Solver).
+  (`Game.playout`); wins and losses it can prove are settled exactly (MCTS-Solver). When the
+  game has a kernel (interpreter/kernel) the tree is grown in it and the random games are
+  played natively: the same search, many times the iterations in the same time.
 
 A search budget is a number of iterations (`mcts:2000`), a time (`mcts:2s`), or both
 (`mcts:2000:2s`, whichever runs out first). With an iteration budget alone, the same seed
@@ -22,11 +24,16 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from dsl.errors import GameError
 from interpreter.game import Game, State
 from stdlib.runtime import Move
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from interpreter.kernel.kernel import Kernel
 
 
 class Agent(Protocol):
@@ -222,18 +229,81 @@ class Node:
         every move is expanded and proven lost. (Draws are proven only where the game ends, so
         that the search keeps looking for the opponent's mistakes.) True if this call proved
         it."""
-        if self.proven is not None or self.chance:  # (chance is not settled by proofs)
+        if self.chance:  # (chance is not settled by proofs)
             return False
-        m = self.to_move
-        proven = [c.proven for c in self.children if c.proven is not None]
-        if not proven:
-            return False
-        best = max(proven, key=lambda p: p[m])
-        if best[m] >= 1.0 or (best[m] <= 0.0 and not self.untried
-                              and len(proven) == len(self.children)):
-            self.proven = best
-            return True
+        return _settle(self)
+
+
+def _settle(node: Node | KernelNode) -> bool:
+    """Node.settle, for a node of either tree."""
+    if node.proven is not None:
         return False
+    m = node.to_move
+    proven = [c.proven for c in node.children if c.proven is not None]
+    if not proven:
+        return False
+    best = max(proven, key=lambda p: p[m])
+    if best[m] >= 1.0 or (best[m] <= 0.0 and not node.untried
+                          and len(proven) == len(node.children)):
+        node.proven = best
+        return True
+    return False
+
+
+class KernelNode:
+    """A node of the search tree MCTS grows in a game's kernel (interpreter/kernel): the
+    kernel's state (an int32 array), the move that led to it as an action number, and the
+    same statistics as a Node. Kernel search is used only without chance and pie swaps, so a
+    seat is a role."""
+
+    __slots__ = ("st", "seat", "action", "parent", "children", "untried", "visits", "reward",
+                 "proven", "to_move")
+
+    def __init__(self, kernel: Kernel, st: np.ndarray, seat: int, action: int,
+                 parent: KernelNode | None, rng: random.Random) -> None:
+        self.st = st
+        self.seat = seat
+        self.action = action
+        self.parent = parent
+        self.children: list[KernelNode] = []
+        self.untried = kernel.legal_actions(st)  # expanded in a random order (see _iterate_in)
+        self.to_move = kernel.to_move(st)
+        self.visits = 0
+        self.reward = 0.0
+        self.proven: list[float] | None = \
+            None if self.untried else kernel_scores(kernel.game, kernel.result(st))
+
+    def settle(self) -> bool:
+        return _settle(self)
+
+
+def kernel_scores(game: Game, result: int | None) -> list[float]:
+    """`scores` of a kernel's result (Kernel.result: a role, DRAW, or None: no end)."""
+    n = len(game.players)
+    if result is None or result < 0:
+        return [0.5] * n
+    out = [0.0] * n
+    out[result] = 1.0
+    return out
+
+
+def search_kernel(game: Game, kernel: bool | None) -> Kernel | None:
+    """The kernel a search of `game` runs in: None for `kernel=False`, for a game with chance
+    or a pie swap (the kernel tree leaves them to the interpreter) or without a kernel;
+    `kernel=True` without one is a GameError saying why."""
+    if kernel is False:
+        return None
+    if game.has_chance or game.pie:
+        if kernel:
+            raise GameError(f"{game.name}: the search runs in a kernel only without chance "
+                            "and pie swaps")
+        return None
+    from interpreter.playouts import chosen_kernel
+
+    return chosen_kernel(game, kernel)
+
+
+AnyNode = TypeVar("AnyNode", "Node", "KernelNode")
 
 
 class MCTSAgent:
@@ -245,15 +315,20 @@ class MCTSAgent:
     visited child that is not a proven loss."""
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
-                 seed: int | None = None, exploration: float = 1.0) -> None:
+                 seed: int | None = None, exploration: float = 1.0,
+                 kernel: bool | None = None) -> None:
         self.budget = Budget(iterations, seconds)
         self.name = f"mcts:{self.budget.spelling()}"
         self.rng = random.Random(seed)
         self.exploration = exploration
+        self.kernel = kernel  # None: search in the game's kernel when it has one (see choose)
         self.report: SearchReport | None = None
-        self.tree: Node | None = None  # the last search's tree, to look at
+        self.tree: Node | KernelNode | None = None  # the last search's tree, to look at
 
     def choose(self, state: State) -> Move:
+        """The move to play. When the game has a kernel (and no chance or pie swap) the tree
+        is grown in it — kernel states, moves as action numbers, random games to the end
+        played natively — unless the agent was made with kernel=False."""
         game = state.game
         if state.is_chance:  # chance decides: nothing to think about
             return game.draw(state, self.rng)
@@ -262,6 +337,9 @@ class MCTSAgent:
         if len(moves) == 1:
             self.report = SearchReport(0, self.budget.elapsed(), 0.5)
             return moves[0]
+        kernel = search_kernel(game, self.kernel)
+        if kernel is not None:
+            return self._choose_in(kernel, state)
         root = self.tree = Node(state, -1, None, None, self.rng)
         i = 0
         while root.proven is None and not self.budget.spent(i):
@@ -269,13 +347,50 @@ class MCTSAgent:
             i += 1
         best = self._best(root)
         assert best.move is not None
+        self._report(i, best)
+        return best.move
+
+    def _report(self, i: int, best: Node | KernelNode) -> None:
         expected = best.proven[best.seat] if best.proven else best.reward / best.visits
         self.report = SearchReport(i, self.budget.elapsed(), expected, best.visits,
                                    proven=bool(best.proven))
-        return best.move
+
+    def _choose_in(self, kernel: Kernel, state: State) -> Move:
+        from interpreter.actions import action_space
+
+        root = self.tree = KernelNode(kernel, kernel.encode(state), -1, -1, None, self.rng)
+        i = 0
+        while root.proven is None and not self.budget.spent(i):
+            self._iterate_in(kernel, root)
+            i += 1
+        best = self._best(root)
+        self._report(i, best)
+        return action_space(state.game).decode(state, best.action)
+
+    def _iterate_in(self, kernel: Kernel, root: KernelNode) -> None:
+        """An iteration of _iterate in the kernel's tree."""
+        node = root
+        while node.proven is None and not node.untried:  # selection
+            node = self._select(node)
+        if node.proven is None:  # expansion (a random untried move), then simulation
+            untried = node.untried
+            k = self.rng.randrange(len(untried))
+            untried[k], untried[-1] = untried[-1], untried[k]
+            action = untried.pop()
+            st = node.st.copy()
+            kernel.apply(st, action)
+            child = KernelNode(kernel, st, node.to_move, action, node, self.rng)
+            node.children.append(child)
+            node = child
+        if node.proven is not None:
+            result = node.proven
+        else:
+            result = kernel_scores(kernel.game,
+                                   kernel.random_result(node.st, self.rng.getrandbits(32)))
+        _back_up(node, result)
 
     @staticmethod
-    def _best(root: Node) -> Node:
+    def _best(root: AnyNode) -> AnyNode:
         m = root.to_move
         if root.proven is not None:
             return max((c for c in root.children if c.proven is not None),
@@ -303,16 +418,7 @@ class MCTSAgent:
         else:
             final, _ = game.playout(self.rng, state=node.state)
             result = scores(final)
-        walk: Node | None = node
-        while walk is not None:  # backpropagation
-            walk.visits += 1
-            if walk.seat >= 0:
-                walk.reward += result[walk.seat]
-            walk = walk.parent
-        if node.proven is not None:  # a proof may settle the nodes above
-            up = node.parent
-            while up is not None and up.settle():
-                up = up.parent
+        _back_up(node, result)
 
     def _draw(self, game: Game, node: Node) -> tuple[Node, bool]:
         """A chance node's child for an outcome drawn by its probability, and whether it was
@@ -327,7 +433,7 @@ class MCTSAgent:
         node.children.append(child)
         return child, True
 
-    def _select(self, node: Node) -> Node:
+    def _select(self, node: AnyNode) -> AnyNode:
         log_n = math.log(node.visits)
         c = self.exploration
         m = node.to_move
@@ -341,6 +447,21 @@ class MCTSAgent:
             if value > best_value:
                 best, best_value = child, value
         return best
+
+
+def _back_up(node: Node | KernelNode, result: list[float]) -> None:
+    """Credit every node on the path to `node` with the score of the seat that moved into it;
+    a proof may settle the nodes above."""
+    walk: Node | KernelNode | None = node
+    while walk is not None:  # backpropagation
+        walk.visits += 1
+        if walk.seat >= 0:
+            walk.reward += result[walk.seat]
+        walk = walk.parent
+    if node.proven is not None:
+        up = node.parent
+        while up is not None and up.settle():
+            up = up.parent
 
 
 AGENTS = {"random": "uniformly random moves",
