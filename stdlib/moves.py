@@ -2041,12 +2041,17 @@ def _lower_capturing_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Gene
     capture = k.lower(given["capture"], "Capture")
     test = f"{capture}(st, T, mover, s, {values}[mover], False) > 0" \
         if must is not None and must.value else "True"
+    # Every empty site (sites Empty): the board itself is the list, no buffer filled.
+    every = isinstance(args[0], Form) and args[0].head == "sites" and len(args[0].args) == 1 \
+        and isinstance(args[0].args[0], Const) and args[0].args[0].name == "Empty" \
+        and not args[0].kwargs
+    loop = "    for s in range(N):\n" if every else (
+        "    buf = np.empty(N, np.int32)\n"
+        f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+        "        s = buf[i]\n")
     generate = k.function("place_capturing", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
-    buf = np.empty(N, np.int32)
-    for i in range({region}(st, T, mover, -1, -1, buf)):
-        s = buf[i]
-        if st[s] == 0 and {allowed}[s] and {test}:
+{loop}        if st[s] == 0 and {allowed}[s] and {test}:
             acts[n] = {start} + s
             tags[n] = tag
             n += 1
