@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from dsl.ast import Form, Node
+from stdlib.lowering import Generator, Lower, lowers
 from stdlib.movekinds import Block, Key, MoveKind, NotationError, SiteOf, Syntax, register
 from stdlib.moves import kinded, kinds_named
 from stdlib.parts import mark
@@ -566,3 +568,68 @@ def max_dice(moves: Moves, *, larger: bool = True) -> Moves:
                                        "one if only one can)")
         return kept
     return kinded(generate, moves)
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("roll")
+def lower_roll(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(roll ...): the outcomes as the interpreter's Roll lists them, each setting the dice
+    (and, in an opening roll, who moves), drawn with their probabilities."""
+    roll = k.compiled(node)
+    if not isinstance(roll, Roll):
+        k.refuse(node, "no kernel lowering of this roll")
+    start = k.action_start("roll", node)
+    dice, faces = k.env.shared["dice"]
+    size = faces ** dice
+    block = RollBlock("roll", dice, faces)
+
+    def table(outcomes: list[tuple[Move, Fraction]]) -> tuple[list[list[int]], list[float]]:
+        """Per action of the block: [listed?, count, mover (-1: unchanged), values...]."""
+        rows = [[0, 0, -1] + [0] * (4 * MAX_DICE) for _ in range(size)]
+        for move, _ in outcomes:
+            row = rows[block.index(move.sites)]
+            row[0] = 1
+            for action in move.actions:
+                if isinstance(action, SetDice):
+                    row[1] = len(action.values)
+                    row[3:3 + len(action.values)] = action.values
+                elif isinstance(action, SetMover):
+                    row[2] = action.role
+                else:
+                    k.refuse(node, "no kernel lowering of this roll's actions")
+        order = [block.index(move.sites) for move, _ in outcomes]
+        return [rows[i] + [i] for i in order], [float(p) for _, p in outcomes]
+
+    rows, weights = table(roll._outcomes)
+    regular = k.table("roll outcomes", rows)
+    opening_rows, opening_weights = table(roll._opening) if roll._opening else (rows, weights)
+    first = k.table("opening roll outcomes", opening_rows)
+    width = 3 + 4 * MAX_DICE
+    generate = k.function("roll", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    rows = {first} if st[H_TURN] == 0 else {regular}
+    for i in range(rows.shape[0]):
+        acts[n] = {start} + rows[i, {width}]
+        tags[n] = tag
+        n += 1
+    return n
+""")
+    make = k.function("make_roll", f"""
+def {{name}}(st, T, mover, act):
+    rows = {first} if st[H_TURN] == 0 else {regular}
+    for i in range(rows.shape[0]):
+        if rows[i, {width}] == act - {start}:
+            set_dice(st, rows[i, 3:], rows[i, 1])
+            if rows[i, 2] >= 0:
+                st[H_TO_MOVE] = rows[i, 2]
+            return
+""")
+    return Generator(generate, make, frozenset({"roll"}), sited=False, weights=weights,
+                     opening=opening_weights if roll._opening else None)
+
+
+@lowers("dice-left")
+def lower_dice_left(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """Some die is not used yet."""
+    return "(st[H_NDICE] > 0)"

@@ -63,12 +63,20 @@ class Generator:
     `st`, writing every site it changes through `change(st, site, value)` and the move's
     sites as To and From see them at `st[H_TO]` and `st[H_FROM]`. `kinds` are the
     kinds of move it makes (stdlib/movekinds.py); `passes` says its moves are passes (a turn of
-    nothing but passes counts towards (all-passed))."""
+    nothing but passes counts towards (all-passed)). A chance decision's generator (a roll)
+    lists the outcomes, with their probabilities in `weights` in the order it lists them
+    (`opening`: those of the game's first turn, if its outcomes differ then), and is
+    not `sited`: its outcomes put nothing on a site (To and From stay -1, LastTo unchanged).
+    A move uses a die through `use_die(st, value)`; the dice not used are `st[DICE + i]` for
+    i below `st[H_NDICE]`."""
 
     generate: str
     make: str
     kinds: frozenset[str] = field(default_factory=frozenset)
     passes: bool = False
+    sited: bool = True
+    weights: list[float] | None = None
+    opening: list[float] | None = None
 
 
 @dataclass

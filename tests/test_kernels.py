@@ -120,3 +120,35 @@ def test_step_api_refuses_an_illegal_action() -> None:
     assert kernel.to_move(st) == 1 and kernel.legal_actions(st) == [0, 1, 2, 3, 5, 6, 7, 8]
     with pytest.raises(IllegalMoveError, match="not a legal move"):
         kernel.apply(st, 4)
+
+
+CHANCE = """(game "Roll and place"
+  (players {(player "X") (player "O")})
+  (board (square 4))
+  (play (roll 2 faces:3 doubles:2 opening:%s) (place (sites Empty)) (place (sites Empty)))
+  (end (if (line 3) (win Mover)) (if (full) (draw))))"""
+
+
+@needs_numba
+@pytest.mark.parametrize("opening", ["false", "true"])
+def test_kernel_rolls_dice_as_the_interpreter_does(opening: str) -> None:
+    """Chance decisions: the outcomes listed, the dice they set (a double counted twice), an
+    opening roll that decides who starts, and two decisions after the roll in one turn."""
+    from interpreter.kernel.differential import first_difference
+
+    game = parse_game(CHANCE % opening, "roll.game")
+    kernel = kernel_for(game)
+    assert kernel is not None, why_interpreted(game)
+    assert [d for s in range(300) if (d := first_difference(game, kernel, s))] == []
+
+
+@needs_numba
+def test_kernel_draws_outcomes_with_their_probabilities() -> None:
+    """Two 3-faced dice, order ignored: a double is 1/9 likely, each other pair 2/9."""
+    game = parse_game(CHANCE % "false", "roll.game")
+    kernel = kernel_for(game)
+    assert kernel is not None
+    first = [kernel.playout_actions(seed, 1)[0] for seed in range(3000)]
+    doubles = sum(game.actions.notation(a) in ("roll:1,1", "roll:2,2", "roll:3,3")
+                  for a in first)
+    assert 850 < doubles < 1150  # 1000 expected; the seeds are fixed

@@ -10,6 +10,7 @@ cannot lower raises `Unlowerable`, naming the form.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -246,7 +247,7 @@ def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     env = game.env
     start = game.initial_state()
     kept = [("hands", bool(start.hands)),
-            ("dice", env.uses_dice or game.has_chance), ("hands by kind", bool(game.no_held)),
+            ("hands by kind", bool(game.no_held)),
             ("edges", bool(game.no_edges)),
             ("counts of moves without capture", env.uses_quiet)]
     for what, used in kept:
@@ -323,6 +324,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               f"SWAP = {swap}", f"PIE = {bool(game.pie)}",
               f"START_COUNTS = np.array({start_counts!r}, dtype=np.int32)",
               "PASS_TAGS = np.array(" + repr([int(g.passes) for g in tags] + [0])
+              + ", dtype=np.int32)",
+              "SITED_TAGS = np.array(" + repr([int(g.sited) for g in tags] + [0])
               + ", dtype=np.int32)", DRIVER_CHANGE]
     lines += b.functions
     updates = [f"    {update}(st, T, mover, before)" for update in b.memories.values()]
@@ -345,7 +348,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     make.append("    return")
     code.append("\n".join(make))
     apply += ["    make_tagged(st, T, mover, act, tag)", "    passed = PASS_TAGS[tag] == 1",
-              "    if tag >= 0 and not passed:",
+              "    if tag >= 0 and not passed and SITED_TAGS[tag] == 1:",
               "        st[H_LAST_TO] = st[H_TO]", "        st[H_LAST_FROM] = st[H_FROM]",
               "    if not passed:", "        st[H_ALLPASS] = 0", "    st[H_PIE_OPEN] = 0"]
     first = True
@@ -359,13 +362,14 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                           f"        advance_{p}_{step.index}(st, T, mover, passed, before)"]
                 first = False
     apply += ["    else:", "        end_turn(st, T, mover, False)"]
+    lines.append(_chance(game, phases))
     legal += ["    if st[H_PIE_OPEN] == 1 and step == 0:", "        acts[n] = SWAP",
               "        tags[n] = SWAP_TAG", "        n += 1", "    return n"]
     end_turn = ["@njit(cache=True)", "def end_turn(st, T, mover, again):",
                 "    st[H_TO_MOVE] = mover if again else (mover + 1) % R",
                 "    st[H_STEP] = 0",
                 "    st[H_PASSES] = st[H_PASSES] + 1 if st[H_ALLPASS] == 1 else 0",
-                "    st[H_ALLPASS] = 1", "    st[H_TURN] += 1",
+                "    st[H_ALLPASS] = 1", "    st[H_TURN] += 1", "    st[H_NDICE] = 0",
                 "    if PIE:", "        st[H_PIE_OPEN] = 1 if pie_open(st) else 0",
                 "    if KEEPS_HISTORY and st[H_HISTORY] < HISTORY_CAP:",
                 "        st[HISTORY + st[H_HISTORY]] = st[H_HASH]", "        st[H_HISTORY] += 1",
@@ -390,6 +394,43 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
                         history, digest[:24])
+
+
+def _chance(game: Game, phases: list[Phase]) -> str:
+    """`is_chance(st)` and `chance_pick(st, n)`: at a chance decision, the index of the
+    outcome drawn among the n listed, with their probabilities (as Game.draw); else -1."""
+    weights: list[str] = []
+    tests: list[str] = []
+    for p, phase in enumerate(phases):
+        for step in phase.steps:
+            if not (isinstance(step, Decision) and game._chance[p][step.index]):
+                continue
+            g = step.moves
+            if not isinstance(g, Generator) or g.weights is None:
+                raise Unlowerable(game.expansion.game, "no kernel lowering of this chance "
+                                  "decision yet")
+            name = f"W_{p}_{step.index}"
+            weights.append(f"{name} = np.array({g.weights!r}, dtype=np.float64)")
+            opening = name
+            if g.opening is not None:
+                opening = f"WO_{p}_{step.index}"
+                weights.append(f"{opening} = np.array({g.opening!r}, dtype=np.float64)")
+            tests.append(f"ph == {p} and step == {step.index}")
+            weights += ["", "@njit(cache=True)", f"def pick_{p}_{step.index}(st, n):",
+                        f"    w = {opening} if st[H_TURN] == 0 else {name}",
+                        "    point = np.random.random() * w.sum()", "    for i in range(n):",
+                        "        point -= w[i]", "        if point < 0:", "            return i",
+                        "    return n - 1"]
+    body = ["@njit(cache=True)", "def is_chance(st):", "    ph = st[H_PHASE]",
+            "    step = st[H_STEP]",
+            f"    return {' or '.join(f'({t})' for t in tests) if tests else 'False'}", "", "",
+            "@njit(cache=True)", "def chance_pick(st, n):", "    ph = st[H_PHASE]",
+            "    step = st[H_STEP]"]
+    for t in tests:
+        p, i = (int(x) for x in re.findall(r"\d+", t))
+        body += [f"    if {t}:", f"        return pick_{p}_{i}(st, n)"]
+    body.append("    return -1")
+    return "\n".join([*weights, "", "", *body])
 
 
 def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
@@ -471,7 +512,7 @@ def _advance(d: Decision, phase: Phase) -> str:
             return [*out, f"{indent}st[H_STEP] = {i}", f"{indent}return"]
         condition = nxt.condition or "True"
         return [*out, f"{indent}if ({condition}) and "
-                      f"can_continue_{nxt.phase}_{nxt.index}(st, T, mover):",
+                      f"can_continue_{nxt.phase}_{nxt.index}(st, T, st[H_TO_MOVE]):",
                 f"{indent}    st[H_STEP] = {i}", f"{indent}    return",
                 f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
 
@@ -528,6 +569,26 @@ def change(st, s, v):
 
 
 @njit(cache=True)
+def use_die(st, value):
+    """One die showing value is used up (the first of them, as the interpreter's use_die)."""
+    k = st[H_NDICE]
+    for i in range(k):
+        if st[DICE + i] == value:
+            for j in range(i, k - 1):
+                st[DICE + j] = st[DICE + j + 1]
+            st[H_NDICE] = k - 1
+            return
+
+
+@njit(cache=True)
+def set_dice(st, values, count):
+    """The dice not used are now the first count of values."""
+    for i in range(count):
+        st[DICE + i] = values[i]
+    st[H_NDICE] = count
+
+
+@njit(cache=True)
 def swap(st):
     """The pie rule's swap: the people exchange roles; the same role is still to move."""
     st[H_SWAPPED] = 1 - st[H_SWAPPED]
@@ -577,7 +638,9 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
             n = legal(st, T, acts, tags)
             if n == 0:
                 break
-            i = np.random.randint(0, n)
+            i = chance_pick(st, n)
+            if i < 0:
+                i = np.random.randint(0, n)
             apply(st, T, acts[i], tags[i])
             plies += 1
         winners[g] = st[H_RESULT]
@@ -597,7 +660,9 @@ def playout_actions(T, start, seed, bound, record):
         n = legal(st, T, acts, tags)
         if n == 0:
             break
-        i = np.random.randint(0, n)
+        i = chance_pick(st, n)
+        if i < 0:
+            i = np.random.randint(0, n)
         record[plies] = acts[i]
         apply(st, T, acts[i], tags[i])
         plies += 1

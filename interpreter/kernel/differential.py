@@ -55,6 +55,10 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
                 f"{(state.phase, state.step)}")
     if state.scores and kernel.scores(st) != list(state.scores):  # type: ignore[arg-type]
         return f"scores differ: kernel {kernel.scores(st)}, interpreter {list(state.scores)}"  # type: ignore[arg-type]
+    if state.result is None and kernel.dice(st) != list(state.dice):  # type: ignore[arg-type]
+        return f"dice differ: kernel {kernel.dice(st)}, interpreter {list(state.dice)}"  # type: ignore[arg-type]
+    if state.result is None and kernel.is_chance(st) != state.is_chance:  # type: ignore[arg-type]
+        return f"a chance position in {'the kernel' if state.is_chance else 'the interpreter'} only"
     if kernel.result(st) != state.result:  # type: ignore[arg-type]
         return f"results differ: kernel {kernel.result(st)}, interpreter {state.result}"  # type: ignore[arg-type]
     if state.result is not None and kernel.reason(st) != state.reason:  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from interpreter.errors import IllegalMoveError
-from interpreter.kernel.layout import DRAW, HEADER, PLAYING
+from interpreter.kernel.layout import DICE_CAP, DRAW, HEADER, PLAYING
 from stdlib.structure import DRAW as INTERPRETED_DRAW
 
 if TYPE_CHECKING:
@@ -117,8 +117,11 @@ class Kernel:
         roles = self.game.roles
         scores = h + len(HEADER)
         st[scores:scores + roles] = state.scores or (0,) * roles
+        dice = scores + roles
+        st[h + _H["H_NDICE"]] = len(state.dice)
+        st[dice:dice + len(state.dice)] = state.dice
         last = state.last
-        changed = scores + roles
+        changed = dice + DICE_CAP
         if last is None or len(last) > 2 * n + 8:
             st[h + _H["H_NCHANGED"]] = -1
         else:
@@ -148,6 +151,15 @@ class Kernel:
     def turn_step(self, st: np.ndarray) -> tuple[int, int]:
         """The phase and the decision within the turn the state is at."""
         return int(st[self.sites + _H["H_PHASE"]]), int(st[self.sites + _H["H_STEP"]])
+
+    def dice(self, st: np.ndarray) -> list[int]:
+        """The dice rolled and not used yet."""
+        at = self.sites + len(HEADER) + self.game.roles
+        return [int(v) for v in st[at:at + int(st[self.sites + _H["H_NDICE"]])]]
+
+    def is_chance(self, st: np.ndarray) -> bool:
+        """Is the next decision chance's?"""
+        return self.result(st) is None and bool(self.module.is_chance(st))
 
     def scores(self, st: np.ndarray) -> list[int]:
         at = self.sites + len(HEADER)

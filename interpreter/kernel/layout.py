@@ -31,7 +31,9 @@ HEADER = (
     "H_TRYING",    # 1: a copy on which a move is tried with the steps after it
     "H_HASH",      # in games with a position history: the board's Zobrist hash
     "H_HISTORY",   # ... and how many hashes the history holds (at HISTORY, last in the state)
+    "H_NDICE",     # how many dice are rolled and not used (their values at DICE)
 )
+DICE_CAP = 32  # dice kept at once (stdlib.chance: 8 dice, a double counted up to 4 times)
 PLAYING = -2  # H_RESULT while the game goes on
 DRAW = -1  # H_RESULT of a draw (as stdlib.structure.DRAW)
 
@@ -47,7 +49,10 @@ def header_source(sites: int, roles: int) -> str:
     for i, name in enumerate(HEADER):
         lines.append(f"{name} = N + {i}")
     lines.append(f"H_SCORES = N + {len(HEADER)}  # one score per role")
-    lines.append(f"CHANGED = N + {len(HEADER) + roles}  # the sites the turn changed, in order")
+    lines.append(f"DICE = N + {len(HEADER) + roles}  # the dice not used yet")
+    lines.append(f"DICE_CAP = {DICE_CAP}")
+    lines.append(f"CHANGED = N + {len(HEADER) + roles + DICE_CAP}  # the sites the turn "
+                 "changed, in order")
     lines.append(f"CHANGED_CAP = {changed_capacity(sites)}")
     lines.append(f"PLAYING = {PLAYING}")
     lines.append(f"DRAW = {DRAW}")
@@ -56,4 +61,4 @@ def header_source(sites: int, roles: int) -> str:
 
 def fixed_size(sites: int, roles: int) -> int:
     """The state's size before the lowerings' own slots."""
-    return sites + len(HEADER) + roles + changed_capacity(sites)
+    return sites + len(HEADER) + roles + DICE_CAP + changed_capacity(sites)
