@@ -13,7 +13,11 @@ that match them. Four loops play random games, every legal move equally likely:
 - public: `state = state.play(rng.choice(state.legal_moves()))` until `state.is_over`;
 - fast path: `game.playout(rng)`, the interpreter's own loop;
 - adapter: ludeme's integer actions, `state = state.apply_action(rng.choice(
-  state.legal_actions()))`, the loop an OpenSpiel user writes (interpreter/actions.py).
+  state.legal_actions()))`, the loop an OpenSpiel user writes (interpreter/actions.py);
+- kernel, where the game has one (interpreter/kernel: its rules compiled by numba, the
+  `kernels` extra): random games in native code, `game.playouts` in batches
+  (benchmarks/kernels.py). A game without one says "interpreted", and a note says which
+  form kept it there.
 
 The ludeme loops stop at `game.playout`'s bound, 20 moves per site, when a game does not end.
 For each game the four are measured in `--runs` rounds of short runs taken in turn (the order
@@ -25,7 +29,9 @@ can take longer than its share.
 
 The result is a table and its notes: where the rules could not be matched, where the two
 engines' games differ in length (different rules, or a bound), and the geometric mean of each
-ratio column. `--markdown` prints them as Markdown.
+ratio column. `--markdown` prints them as Markdown. `--compile-times` adds a column: the
+seconds `kernel_for` takes to compile the game's kernel in a fresh process with an empty cache
+(cold), then again from that cache (cached).
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from benchmarks.common import (  # noqa: E402
     rate,
     spiel_playout,
 )
+from benchmarks.kernels import compile_seconds, kernel_rate, why  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 from interpreter.progress import progress_bar, terminal  # noqa: E402
@@ -163,15 +170,25 @@ PAIRS = [
 
 SIDES = ("openspiel", "public", "fast", "adapter")
 OURS = SIDES[1:]
+KERNEL = "kernel"  # a side of the games that have a kernel
 
 
 @dataclass
 class Result:
     label: str
-    rates: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
-    ratios: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in OURS})
-    lengths: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    rates: dict[str, list[float]] = field(
+        default_factory=lambda: {s: [] for s in (*SIDES, KERNEL)})
+    ratios: dict[str, list[float]] = field(
+        default_factory=lambda: {s: [] for s in (*OURS, KERNEL)})
+    lengths: dict[str, list[int]] = field(
+        default_factory=lambda: {s: [] for s in (*SIDES, KERNEL)})
     notes: list[str] = field(default_factory=list)
+    compiled: tuple[float, float] | None = None  # the kernel's (cold, cached) seconds
+
+    @property
+    def native(self) -> bool:
+        """Did the game run in a kernel?"""
+        return bool(self.rates[KERNEL])
 
     def rate(self, side: str) -> float:
         return statistics.median(self.rates[side])
@@ -180,7 +197,7 @@ class Result:
         return statistics.median(self.ratios[side])
 
     def ours(self) -> list[int]:
-        return [n for side in OURS for n in self.lengths[side]]
+        return [n for side in (*OURS, KERNEL) for n in self.lengths[side]]
 
 
 def select(names: str | None) -> list[Pair]:
@@ -217,7 +234,7 @@ def label(name: str, spiel: str) -> str:
 
 def measure(pair: Pair, game: Game, spiel_game: Any, seconds: float, runs: int,
             seed: int) -> Result:
-    """`runs` rounds of short runs of the four loops, taken in turn."""
+    """`runs` rounds of short runs of the four loops (five with a kernel), taken in turn."""
     bound = pair.bound or 20 * len(game.sites)
     plays: dict[str, tuple[Callable[[Any, Any], int], Any]] = {
         "openspiel": (spiel_playout, spiel_game),
@@ -227,18 +244,27 @@ def measure(pair: Pair, game: Game, spiel_game: Any, seconds: float, runs: int,
     }
     for play, subject in plays.values():  # warm up: tables built on first use, caches
         rate(play, subject, 0.0, seed)
+    native = kernel_rate(game, 0.0, seed, bound) is not None  # (and loaded)
+    sides = (*SIDES, KERNEL) if native else SIDES
     result = Result(label(game.name, pair.spiel))
-    share = seconds / (len(SIDES) * runs)
+    share = seconds / (len(sides) * runs)
     for r in range(runs):
-        order = SIDES[r % len(SIDES):] + SIDES[:r % len(SIDES)]
+        order = sides[r % len(sides):] + sides[:r % len(sides)]
         got = {}
         for side in order:
-            play, subject = plays[side]
-            got[side], lengths = rate(play, subject, share, seed + r)
+            if side == KERNEL:
+                measured = kernel_rate(game, share, seed + r, bound)
+                assert measured is not None
+                got[side], lengths = measured
+            else:
+                play, subject = plays[side]
+                got[side], lengths = rate(play, subject, share, seed + r)
             result.rates[side].append(got[side])
             result.lengths[side] += lengths
-        for side in OURS:
+        for side in sides[1:]:
             result.ratios[side].append(got[side] / got["openspiel"])
+    if not native:
+        result.notes.append(f"interpreted: {why(game)}")
     result.notes += pair.notes
     result.notes += length_notes(pair, result, bound, spiel_game.max_game_length())
     return result
@@ -275,13 +301,21 @@ def format_ratio(x: float) -> str:
 
 
 HEAD = ["game", "plies (ours, avg)", "OpenSpiel playouts/s", "public playouts/s (ratio)",
-        "fast path (ratio)", "adapter (ratio)"]
+        "fast path (ratio)", "adapter (ratio)", "kernel (ratio)"]
+COMPILE = "kernel compile s (cold / cached)"
 
 
-def rows(results: list[Result]) -> list[list[str]]:
-    return [[r.label, f"{statistics.fmean(r.ours()):.1f}", format_rate(r.rate("openspiel")),
-             *(f"{format_rate(r.rate(s))} ({format_ratio(r.ratio(s))})" for s in OURS)]
-            for r in results]
+def rows(results: list[Result], compile_times: bool = False) -> list[list[str]]:
+    body = []
+    for r in results:
+        row = [r.label, f"{statistics.fmean(r.ours()):.1f}", format_rate(r.rate("openspiel")),
+               *(f"{format_rate(r.rate(s))} ({format_ratio(r.ratio(s))})" for s in OURS),
+               f"{format_rate(r.rate(KERNEL))} ({format_ratio(r.ratio(KERNEL))})"
+               if r.native else "interpreted"]
+        if compile_times:
+            row.append(f"{r.compiled[0]:.1f} / {r.compiled[1]:.2f}" if r.compiled else "")
+        body.append(row)
+    return body
 
 
 def text_table(head: list[str], body: list[list[str]]) -> str:
@@ -296,9 +330,11 @@ def text_table(head: list[str], body: list[list[str]]) -> str:
     return "\n".join([line(head), "  ".join("-" * w for w in widths), *map(line, body)])
 
 
-def report(results: list[Result], skipped: list[str], about: str, markdown: bool) -> str:
-    body = rows(results)
-    out = [markdown_table(HEAD, body) if markdown else text_table(HEAD, body), ""]
+def report(results: list[Result], skipped: list[str], about: str, markdown: bool,
+           compile_times: bool = False) -> str:
+    body = rows(results, compile_times)
+    head = [*HEAD, COMPILE] if compile_times else HEAD
+    out = [markdown_table(head, body) if markdown else text_table(head, body), ""]
     bullet = "- " if markdown else "  "
     out.append("Notes:" if not markdown else "Notes:\n")
     for r in results:
@@ -310,6 +346,13 @@ def report(results: list[Result], skipped: list[str], about: str, markdown: bool
                f"game{'s' if len(results) > 1 else ''}: public "
                f"{format_ratio(means['public'])}, fast path {format_ratio(means['fast'])}, "
                f"adapter {format_ratio(means['adapter'])}.")
+    native = [r for r in results if r.native]
+    if native:
+        mean = math.exp(statistics.fmean(math.log(r.ratio(KERNEL)) for r in native))
+        low = min(native, key=lambda r: r.ratio(KERNEL))
+        out.append(f"{bullet}Kernel: {len(native)} of the {len(results)} games run natively; "
+                   f"geometric mean of their ratios {format_ratio(mean)}, lowest "
+                   f"{format_ratio(low.ratio(KERNEL))} ({low.label}).")
     out.append(f"{bullet}{about}")
     return "\n".join(out)
 
@@ -326,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="rounds of short runs of the four loops, taken in turn (default 10)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--markdown", action="store_true", help="print Markdown")
+    p.add_argument("--compile-times", action="store_true",
+                   help="time each kernel's compilation, cold and cached (fresh processes)")
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.runs < 1:
         p.error("--seconds must be positive and --runs at least 1")
@@ -360,13 +405,15 @@ def main(argv: list[str] | None = None) -> int:
             spiel_game, notes = load_spiel(pyspiel, pair)
             result = measure(pair, game, spiel_game, share, args.runs, args.seed)
             result.notes[:0] = notes
+            if args.compile_times and result.native:
+                result.compiled = compile_seconds(GAMES / pair.file, pair.options)
             results.append(result)
             advance(1)
     about = (f"OpenSpiel {pyspiel.__version__}, Python {platform.python_version()}; "
              f"{args.runs} rounds of about {args.seconds / len(pairs) / len(SIDES) / args.runs:.2g}"
              f" s a loop per game; a ratio is ours / OpenSpiel's, the median of the "
              f"per-round ratios (above 1: ludeme is faster).")
-    print(report(results, skipped, about, args.markdown))
+    print(report(results, skipped, about, args.markdown, args.compile_times))
     return 0
 
 

@@ -6,7 +6,10 @@ For each game file (default options) it measures random games played two ways:
 
 - public: the loop a user writes with the public API,
   `state = state.play(random.choice(state.legal_moves()))`;
-- fast path: `game.playout(rng)`, the interpreter's own loop.
+- fast path: `game.playout(rng)`, the interpreter's own loop;
+- kernel: where the game has a kernel (interpreter/kernel, the `kernels` extra), its random
+  games in native code, as `game.playouts` plays them (benchmarks/kernels.py); "interpreted"
+  where it has none.
 
 Both stop at the same bound as `game.playout` (20 moves per site) when a game does not end.
 Each rate is the median of `--runs` short runs. `load ms` is the median time of `load_game`
@@ -46,6 +49,7 @@ from benchmarks.common import (  # noqa: E402
     markdown_table,
     public_playout,
 )
+from benchmarks.kernels import kernel_rate  # noqa: E402
 from benchmarks.reference import hex as hex_reference  # noqa: E402
 from benchmarks.reference import mincut as mincut_reference  # noqa: E402
 from interpreter import load_game  # noqa: E402
@@ -68,6 +72,7 @@ class Row:
     public_rate: float
     fast_rate: float
     load_ms: float
+    kernel_rate: float | None = None  # None: no kernel
 
 
 def measure(play: Callable[[Game, random.Random, int], int], game: Game, seconds: float,
@@ -112,8 +117,12 @@ def benchmark(paths: list[str], seconds: float, runs: int, seed: int) -> list[Ro
             public_rate, public_lengths = measure(public_playout, game, share, runs, seed)
             fast_rate, fast_lengths = measure(fast_playout, game, share, runs, seed)
             lengths = public_lengths + fast_lengths
+            native = None
+            if kernel_rate(game, 0.0, seed) is not None:  # (loaded, compiled if need be)
+                rates = [kernel_rate(game, share / runs, seed + r) for r in range(runs)]
+                native = statistics.median(r[0] for r in rates if r is not None)
             rows.append(Row(game.name, path, len(game.sites), sum(lengths) / len(lengths),
-                            public_rate, fast_rate, load_ms))
+                            public_rate, fast_rate, load_ms, native))
             advance(1)
     return rows
 
@@ -155,9 +164,11 @@ def comparison(rows: list[Row], seconds: float, runs: int, seed: int) -> str:
 
 def table(rows: list[Row]) -> str:
     head = ["game", "sites", "avg plies", "playouts/s public", "playouts/s fast path",
-            "load ms"]
+            "playouts/s kernel", "load ms"]
     body = [[r.name, str(r.sites), f"{r.avg_plies:.1f}", format_rate(r.public_rate),
-             format_rate(r.fast_rate), f"{r.load_ms:.1f}"] for r in rows]
+             format_rate(r.fast_rate),
+             "interpreted" if r.kernel_rate is None else format_rate(r.kernel_rate),
+             f"{r.load_ms:.1f}"] for r in rows]
     return markdown_table(head, body)
 
 
