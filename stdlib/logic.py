@@ -1146,3 +1146,56 @@ def lower_not(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(not condition): the condition does not hold."""
     (condition,) = _lowered_conditions(k, node, args)
     return f"(not {condition})"
+
+
+@lowers("reached")
+def lower_reached(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(reached role region): a piece of the role stands on a site of the region (read from a
+    table when the region depends only on the mover)."""
+    from stdlib.regions import region_by_mover
+
+    keywords(node, set(), k)
+    role = k.lower(args[0], "Role")
+    by_mover = region_by_mover(k, args[1]) if isinstance(args[1], Form) else None
+    if by_mover is not None:
+        width = max(1, max(len(sites) for sites in by_mover))
+        table = k.table("region by mover", [list(sites) + [-1] * (width - len(sites))
+                                             for sites in by_mover])
+        counts = k.table("region sizes", [len(sites) for sites in by_mover])
+        return k.function("reached", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    for i in range({counts}[mover]):
+        if OWNER[st[{table}[mover, i]]] == r:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"
+    region = k.lower(args[1], "Region")
+    return k.function("reached", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if OWNER[st[buf[i]]] == r:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("stuck")
+def lower_stuck(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(stuck role): the role has no move but pass at the start of its turn — the first
+    decision of the current phase's turn, listed with the role as mover (Game._can_move,
+    through the builder's list_first). One buffer, for the actions and their tags."""
+    keywords(node, set(), k)
+    role = k.lower(args[0], "Role")
+    return k.function("stuck", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(2 * MAX_MOVES, np.int32)
+    tags = buf[MAX_MOVES:]
+    n = list_first(st, T, {role}, buf[:MAX_MOVES], tags, 0)
+    for i in range(n):
+        if PASS_TAGS[tags[i]] == 0:
+            return False
+    return True
+""") + "(st, T, mover, to, frm)"

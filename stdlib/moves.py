@@ -2107,3 +2107,220 @@ def {{name}}(st, T, mover, act):
 """)
     kinds = yes.kinds | (no.kinds if no is not None else frozenset())
     return Generator(generate, make, kinds, yes.passes)
+
+
+# Movement (step, slide, hop): per role, per direction, per site, the next site (-1: none).
+
+def _lower_dirs(k: Lower, node: Form, direction: Node | None, default: str) -> tuple[str, int]:
+    """The direction table (R, D, N) of the directions each role moves in (as resolve_dirs
+    gives them; a role with fewer than D has rows of -1), and D."""
+    env = k.env
+    name = default if direction is None else getattr(direction, "name", None)
+    if not isinstance(name, str) or not isinstance(direction, Const | type(None)):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    dirs = env.resolve_dirs(name)
+    per_role = [tuple(dirs(r)) if callable(dirs) else tuple(dirs)
+                for r in range(len(env.roles))]
+    width = max(1, max(len(ds) for ds in per_role))
+    size = env.topology.size
+    none = [-1] * size
+    table = [[list(env.topology.step[d]) for d in ds] + [none] * (width - len(ds))
+             for ds in per_role]
+    return k.table("steps by role", table), width
+
+
+def _cell(k: Lower, node: Form, kind: Node | None, default: str, v: str) -> str:
+    """The test (source) that board value `v` holds what the cell kind says, for the mover
+    (stdlib.logic.cell_test)."""
+    name = default if kind is None else getattr(kind, "name", None)
+    tests = {"Empty": f"{v} == 0", "Occupied": f"{v} != 0",
+             "Friend": f"OWNER[{v}] == mover", "Own": f"OWNER[{v}] == mover",
+             "Enemy": f"(OWNER[{v}] >= 0 and OWNER[{v}] != mover)",
+             "EmptyOrEnemy": f"({v} == 0 or (OWNER[{v}] >= 0 and OWNER[{v}] != mover))",
+             "Any": "True"}
+    if not isinstance(kind, Const | type(None)) or name not in tests:
+        k.refuse(node, f"no kernel lowering of ({node.head}) with this cell kind")
+    return tests[str(name)]
+
+
+def _lower_origins(k: Lower, node: Form, given: dict[str, Node], steps: str, width: int
+                   ) -> str:
+    """The loops over the mover's pieces that may move (on `s`, of the of: kinds, holding
+    `v`) and the directions (to the next site `t`), as source lines before a body indented
+    by twelve. A from: site is read directly and a region that depends only on the mover
+    from a table: neither needs a buffer."""
+    from dsl.check import resolve
+    from stdlib.regions import region_by_mover
+    from stdlib.registry import REGISTRY
+
+    env = k.env
+    of = given.get("of")
+    if of is not None and not isinstance(of, Str):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with a computed of:")
+    kinds = kinds_named(env, of.value if isinstance(of, Str) else None)
+    movable = k.table("movable kinds", [1 if kinds is None or v in kinds else 0
+                                        for v in range(len(env.owner))])
+    pieces = ("        v = st[s]\n"
+              f"        if OWNER[v] != mover or {movable}[v] == 0:\n"
+              "            continue\n"
+              f"        for d in range({width}):\n"
+              f"            t = {steps}[mover, d, s]\n")
+    every = "    for s in range(N):\n" + pieces
+    origin = given.get("from")
+    if origin is None:
+        return every
+    if isinstance(origin, Const) and origin.name in ("To", "From", "LastTo", "LastFrom") or \
+            isinstance(origin, Form) and getattr(resolve(origin, REGISTRY)[0], "returns",
+                                                 None) is not None \
+            and resolve(origin, REGISTRY)[0].returns.name == "Site":  # type: ignore[union-attr]
+        site = k.lower(origin, "Site")
+        return (f"    for s in range({site}, {site} + 1):\n"
+                "        if s < 0:\n"
+                "            continue\n") + pieces
+    by_mover = region_by_mover(k, origin) if isinstance(origin, Form) else None
+    if by_mover is not None:
+        if all(len(sites) == env.topology.size for sites in by_mover):
+            return every
+        width = max(1, max(len(sites) for sites in by_mover))
+        table = k.table("region by mover", [list(sites) + [-1] * (width - len(sites))
+                                             for sites in by_mover])
+        counts = k.table("region sizes", [len(sites) for sites in by_mover])
+        return (f"    for i in range({counts}[mover]):\n"
+                f"        s = {table}[mover, i]\n") + pieces
+    region = k.lower(origin, "Region")
+    return ("    buf = np.empty(N, np.int32)\n"
+            f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+            "        s = buf[i]\n"
+            "        if s < 0:\n"
+            "            continue\n") + pieces
+
+
+def _make_piece_move(k: Lower, start: int) -> str:
+    """make: the piece on `from` goes to `to`, leaving behind what it stood on."""
+    env = k.env
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    return k.function("make_move", f"""
+def {{name}}(st, T, mover, act):
+    a = act - {start}
+    s = a // N
+    t = a % N
+    v = st[s]
+    change(st, s, {left}[v])
+    change(st, t, v)
+    st[H_TO] = t
+    st[H_FROM] = s
+""")
+
+
+def _lower_straight(k: Lower, node: Form, args: tuple[Node, ...], default_dir: str,
+                    allowed: set[str], reach: int | None) -> Generator:
+    """step and slide (straight_moves): along each direction, over empty sites, onto a site
+    holding to:; the first piece or special site ends the line, and so does the first site
+    outside within:."""
+    from stdlib.jumps import sites_by_mover
+
+    given = keywords(node, allowed, k)
+    env = k.env
+    if "max" in given:
+        bound = given["max"]
+        if not isinstance(bound, Int):
+            k.refuse(node, f"no kernel lowering of ({node.head}) with a computed max:")
+        reach = bound.value
+    steps, width = _lower_dirs(k, node, args[0] if args else None, default_dir)
+    target = _cell(k, node, given.get("to"), "Empty", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    size = env.topology.size
+    no_piece = env.no_piece
+    inside = None
+    if "within" in given:
+        inside = sites_by_mover(env, k.compiled(given["within"]))
+        if inside is None:
+            k.refuse(node, f"no kernel lowering of ({node.head}) with this within:")
+    open_ = k.table("open sites", [[0 if s in no_piece or (inside is not None
+                                                            and s not in inside[r]) else 1
+                                    for s in range(size)] for r in range(len(env.roles))])
+    start = k.action_start("move", node)
+    limit = reach if reach is not None else size
+    generate = k.function("straight", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            c = 0
+            while t != -1 and c < {limit}:
+                if {open_}[mover, t] == 0:
+                    break
+                x = st[t]
+                if {target}:
+                    acts[n] = {start} + s * N + t
+                    tags[n] = tag
+                    n += 1
+                if x != 0:
+                    break
+                t = {steps}[mover, d, t]
+                c += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+@lowers("step")
+def lower_step(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(step directions [to:] [from:] [of:] [within:]): one site along a direction."""
+    return _lower_straight(k, node, args, "Adjacent", {"to", "from", "of", "within"}, 1)
+
+
+@lowers("slide")
+def lower_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(slide [directions] [to:] [from:] [of:] [max:] [within:]): any distance along a
+    direction (over:, walls: and filters stay interpreted)."""
+    return _lower_straight(k, node, args, "All", {"to", "from", "of", "within", "max"}, None)
+
+
+@lowers("hop")
+def lower_hop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(hop [directions] [over:] [from:] [of:]): over the neighbouring site, when it holds
+    over:, to the empty site just beyond; the piece jumped is taken off."""
+    given = keywords(node, {"over", "from", "of"}, k)
+    env = k.env
+    steps, width = _lower_dirs(k, node, args[0] if args else None, "Adjacent")
+    jumped = _cell(k, node, given.get("over"), "Enemy", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    size = env.topology.size
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    generate = k.function("hop", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            if t == -1:
+                continue
+            x = st[t]
+            if x == 0 or not ({jumped}):
+                continue
+            u = {steps}[mover, d, t]
+            if u == -1 or st[u] != 0 or {open_}[u] == 0:
+                continue
+            acts[n] = {start} + s * N + u
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_hop", f"""
+def {{name}}(st, T, mover, act):
+    a = act - {start}
+    s = a // N
+    u = a % N
+    v = st[s]
+    t = -1
+    for d in range({width}):
+        m = {steps}[mover, d, s]
+        if m != -1 and {steps}[mover, d, m] == u:
+            x = st[m]
+            if x != 0 and ({jumped}):
+                t = m
+                break
+    change(st, s, {left}[v])
+    if t != -1:
+        change(st, t, {left}[st[t]])
+    change(st, u, v)
+    st[H_TO] = u
+    st[H_FROM] = s
+""")
+    return Generator(generate, make, frozenset({"move"}))

@@ -592,3 +592,109 @@ def {{name}}(st, T, mover, to, frm, buf):
         buf[i] = {table}[i]
     return {len(sites)}
 """)
+
+
+def region_by_mover(k: Lower, node: Form) -> list[tuple[int, ...]] | None:
+    """The region's sites for each mover, in order, when they depend on nothing but the mover
+    (static sites, or a side relative to the player); None otherwise."""
+    compiled = k.compiled(node)
+    fixed = parts_of(compiled).static if callable(compiled) else None
+    env = k.env
+    if fixed is not None:
+        return [tuple(sorted(fixed))] * len(env.roles)
+    if isinstance(node, Form) and node.head == "sites" and node.args \
+            and getattr(node.args[0], "name", None) == "Side" and callable(compiled):
+        size = env.topology.size
+        return [tuple(compiled(Ctx([EMPTY] * size, r, None, env, env.owner)))
+                for r in range(len(env.roles))]
+    return None
+
+
+def _lower_by_mover(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """A region that depends on nothing but the mover: its sites copied from a table."""
+    sites = region_by_mover(k, node)
+    if sites is None:
+        k.refuse(node, f"no kernel lowering of ({node.head} ...) that depends on the position")
+    width = max(1, max(len(s) for s in sites))
+    table = k.table("region by mover", [list(s) + [-1] * (width - len(s)) for s in sites])
+    counts = k.table("region sizes", [len(s) for s in sites])
+    return k.function("region_by_mover", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    c = {counts}[mover]
+    for i in range(c):
+        buf[i] = {table}[mover, i]
+    return c
+""")
+
+
+for _name in ("sites", "sites Side", "sites Row", "sites Column", "sites Phase", "sites Corner",
+              "sites Corners", "sites Perimeter", "sites Centre", "sites Special"):
+    lowers(_name)(_lower_by_mover)
+
+
+@lowers("sites Occupied")
+def lower_sites_occupied(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Occupied [role] [of:]): the sites holding a piece (of the role; of the kinds),
+    in site order."""
+    from dsl.ast import ListNode, Str
+    from stdlib.lowering import keywords
+    from stdlib.moves import kinds_named
+
+    given = keywords(node, {"of"}, k)
+    env = k.env
+    kinds: frozenset[int] | None = None
+    if "of" in given:
+        names = given["of"]
+        items = names.items if isinstance(names, ListNode) else (names,)
+        if not all(isinstance(i, Str) for i in items):
+            k.refuse(node, "no kernel lowering of (sites Occupied) with a computed of:")
+        kinds = frozenset()
+        for i in items:
+            kinds |= kinds_named(env, i.value) or frozenset()  # type: ignore[attr-defined]
+    values = k.table("occupied kinds", [1 if v != EMPTY and (kinds is None or v in kinds)
+                                        else 0 for v in range(len(env.owner))])
+    role = k.lower(args[0], "Role") if args else None
+    test = f"{values}[v] == 1" + (" and OWNER[v] == r" if role is not None else "")
+    return k.function("sites_occupied", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    r = {role if role is not None else -1}
+    c = 0
+    for s in range(N):
+        v = st[s]
+        if {test}:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+@lowers("sites Slide")
+def lower_sites_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Slide start [directions]): the empty sites along each direction from the start,
+    up to the first piece, special site or edge."""
+    from stdlib.lowering import keywords
+
+    keywords(node, set(), k)
+    env = k.env
+    name = getattr(args[1], "name", None) if len(args) > 1 else "All"
+    if not isinstance(name, str):
+        k.refuse(node, "no kernel lowering of (sites Slide) with these directions")
+    dirs = env.absolute_dirs(name)
+    steps = k.table("steps", [list(env.topology.step[d]) for d in dirs] or [[-1]])
+    open_ = k.table("may hold a piece",
+                    [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    start = k.lower(args[0], "Site")
+    return k.function("sites_slide", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    s = {start}
+    c = 0
+    if s < 0:
+        return 0
+    for d in range({len(dirs)}):
+        t = {steps}[d, s]
+        while t != -1 and st[t] == 0 and {open_}[t] == 1:
+            buf[c] = t
+            c += 1
+            t = {steps}[d, t]
+    return c
+""")
