@@ -503,6 +503,8 @@ class Game:
         self.warnings = expansion.warnings
         self.no_piece = env.no_piece
         self._zobrist: list[list[int]] | None = env.shared.get("zobrist")
+        # The context the last `apply` made, for listing the moves of the state it made.
+        self._spare: Ctx | None = None
         # The last move tried's turn and context, kept to try the next (see _forbidden).
         self._trying: tuple[list[int], State | None, int, TurnInProgress, Ctx] | None = None
         # Per phase and step: the condition of a (continue ...) decision (None: none needed),
@@ -897,8 +899,20 @@ class Game:
             return state._moves  # listed already, by the end test (see _can_move)
         # Generators change the board only to judge a move, and always restore it.
         if ctx is None:
-            ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
-            ctx.explain = explain
+            # The context `apply` made for this state, if it is the last one it made (taken:
+            # a nested listing makes its own); else a new one.
+            spare, self._spare = self._spare, None
+            if spare is not None and spare.state is state and explain is None:
+                ctx = spare
+                ctx.mover = state.to_move
+                ctx.to = ctx.frm = ctx.site = -1
+                ctx.taken = 0
+                ctx.marks = NO_MARKS
+                ctx.hands = None
+                ctx.changed = None
+            else:
+                ctx = Ctx(state.board, state.to_move, state, self.env, self.owner)
+                ctx.explain = explain
         else:  # (it may have judged the last turn's steps: what they saw is forgotten)
             ctx.mover = state.to_move
             ctx.to = ctx.frm = -1
@@ -1027,8 +1041,12 @@ class Game:
             _copy_history(state, swapped)
             return swapped
         new = self._successor(state)
-        # One context for the turn's steps and the end conditions (as the fast path's).
-        return self._advance(new, move, Ctx(new.board, new.to_move, new, self.env, self.owner))
+        # One context for the turn's steps, the end conditions and the next listing of
+        # moves (as the fast path's).
+        ctx = Ctx(new.board, new.to_move, new, self.env, self.owner)
+        after = self._advance(new, move, ctx)
+        self._spare = ctx if after.board is ctx.board else None
+        return after
 
     def chance_outcomes(self, state: State) -> list[tuple[Move, Fraction]]:
         """At a chance position, each outcome with its probability (see State)."""

@@ -609,11 +609,13 @@ def every_move(moves: Callable[[Ctx], Sequence[Move]], ctx: Ctx) -> Sequence[Mov
     """All of a generator's moves, even when ctx only asks whether a move exists (probe): a
     wrapper that filters the moves afterwards (no-restore, forbid) must not let the generator
     stop at its first, which the filter may refuse."""
-    probe, ctx.probe = ctx.probe, False
+    if not ctx.probe:  # (the usual: nothing to put back)
+        return moves(ctx)
+    ctx.probe = False
     try:
         return moves(ctx)
     finally:
-        ctx.probe = probe
+        ctx.probe = True
 
 
 def reads_nothing(site: int) -> frozenset[int]:
