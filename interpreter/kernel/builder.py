@@ -20,6 +20,7 @@ from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
 from stdlib.lowering import LOWERINGS, Alternatives, Continued, Effect, Generator, Unlowerable
 from stdlib.registry import REGISTRY
+from stdlib.runtime import moves_a_piece
 
 if TYPE_CHECKING:
     from interpreter.game import Game
@@ -244,12 +245,10 @@ def _phase(b: Builder, game: Game, p: int, form: Form | None,
 
 def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     """Refuse games that keep per-position state the kernel does not lay out yet."""
-    env = game.env
     start = game.initial_state()
     kept = [("hands", bool(start.hands)),
             ("hands by kind", bool(game.no_held)),
-            ("edges", bool(game.no_edges)),
-            ("counts of moves without capture", env.uses_quiet)]
+            ("edges", bool(game.no_edges))]
     for what, used in kept:
         if used:
             b.refuse(form, f"no kernel layout of {what} yet")
@@ -326,7 +325,13 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               "PASS_TAGS = np.array(" + repr([int(g.passes) for g in tags] + [0])
               + ", dtype=np.int32)",
               "SITED_TAGS = np.array(" + repr([int(g.sited) for g in tags] + [0])
-              + ", dtype=np.int32)", DRIVER_CHANGE]
+              + ", dtype=np.int32)",
+              "MOVING_TAGS = np.array(" + repr([int(any(moves_a_piece(k) for k in g.kinds))
+                                                for g in tags] + [0]) + ", dtype=np.int32)",
+              f"QUIET = {bool(game.env.uses_quiet)}",
+              "QUIET_RESETS = np.array(" + repr([int(v in game.env.quiet_resets) for v in
+                                                 range(len(game.owner))]) + ", dtype=np.int32)",
+              DRIVER_CHANGE]
     lines += b.functions
     updates = [f"    {update}(st, T, mover, before)" for update in b.memories.values()]
     lines.append("\n".join(["@njit(cache=True)", "def remember(st, T, mover, before):",
@@ -338,7 +343,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     apply = ["@njit(cache=True)", "def apply(st, T, act, tag):",
              "    mover = st[H_TO_MOVE]", "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
-             "    before = st[:N].copy() if MEMORIES else st[:0]",
+             "    before = st[:N].copy() if MEMORIES or QUIET else st[:0]",
              "    if step == 0:", "        st[H_NCHANGED] = 0", "        st[H_TAKEN] = 0",
              "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
     make = ["@njit(cache=True)", "def make_tagged(st, T, mover, act, tag):"]
@@ -347,10 +352,14 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         make.append(f"        {g.make}(st, T, mover, act)")
     make.append("    return")
     code.append("\n".join(make))
-    apply += ["    make_tagged(st, T, mover, act, tag)", "    passed = PASS_TAGS[tag] == 1",
+    apply += ["    taken_before = st[H_TAKEN]", "    make_tagged(st, T, mover, act, tag)",
+              "    passed = PASS_TAGS[tag] == 1",
               "    if tag >= 0 and not passed and SITED_TAGS[tag] == 1:",
               "        st[H_LAST_TO] = st[H_TO]", "        st[H_LAST_FROM] = st[H_FROM]",
-              "    if not passed:", "        st[H_ALLPASS] = 0", "    st[H_PIE_OPEN] = 0"]
+              "    if not passed:", "        st[H_ALLPASS] = 0", "    st[H_PIE_OPEN] = 0",
+              "    if QUIET:",
+              "        st[H_RESETS] = 1 if MOVING_TAGS[tag] == 1 and st[H_FROM] >= 0 and "
+              "QUIET_RESETS[before[st[H_FROM]]] == 1 else 0"]
     first = True
     for p, phase in enumerate(phases):
         for step in phase.steps:
@@ -359,7 +368,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                 legal += [f"    {'if' if first else 'elif'} {test}:",
                           f"        n = list_{p}_{step.index}(st, T, mover, acts, tags, 0)"]
                 apply += [f"    {'if' if first else 'elif'} {test}:",
-                          f"        advance_{p}_{step.index}(st, T, mover, passed, before)"]
+                          f"        advance_{p}_{step.index}(st, T, mover, passed, before,"
+                          " taken_before)"]
                 first = False
     apply += ["    else:", "        end_turn(st, T, mover, False)"]
     lines.append(_chance(game, phases))
@@ -491,7 +501,7 @@ def _advance(d: Decision, phase: Phase) -> str:
     resume = next((i for i, s in enumerate(steps) if isinstance(s, Decision)), 0) + 1
     has_resume = any(isinstance(s, Decision) and s.continued for s in steps)
     lines = ["@njit(cache=True)",
-             f"def advance_{d.phase}_{d.index}(st, T, mover, passed, before):",
+             f"def advance_{d.phase}_{d.index}(st, T, mover, passed, before, taken_before):",
              "    to = st[H_TO]", "    frm = st[H_FROM]"]
 
     def from_step(start: int, indent: str) -> list[str]:
@@ -503,7 +513,8 @@ def _advance(d: Decision, phase: Phase) -> str:
             if not effect.may_refuse:  # a check, passed when the move was found legal
                 out.append(f"{indent}{effect.run}(st, T, mover, to, frm)")
             i += 1
-        out += [f"{indent}if MEMORIES:", f"{indent}    remember(st, T, mover, before)"]
+        out += [f"{indent}if MEMORIES:", f"{indent}    remember(st, T, mover, before)",
+                f"{indent}if QUIET:", f"{indent}    quiet(st, before, taken_before)"]
         if i > last:
             return [*out, f"{indent}end_turn(st, T, mover, st[H_AGAIN] == 1)", f"{indent}return"]
         nxt = steps[i]
@@ -518,7 +529,8 @@ def _advance(d: Decision, phase: Phase) -> str:
 
     if has_resume and d.continued:
         lines += ["    if passed:", "        if MEMORIES:",
-                  "            remember(st, T, mover, before)",
+                  "            remember(st, T, mover, before)", "        if QUIET:",
+                  "            quiet(st, before, taken_before)",
                   "        end_turn(st, T, mover, st[H_AGAIN] == 1)",
                   "        return", *from_step(resume, "    ")]
     else:
@@ -566,6 +578,16 @@ def change(st, s, v):
             st[H_NCHANGED] = k + 1
         else:
             st[H_NCHANGED] = -1
+
+
+@njit(cache=True)
+def quiet(st, before, taken_before):
+    """After a decision and its steps: no piece taken (by the decision or its steps) and
+    none moved that resets the count (Env.quiet_resets) counts one more quiet decision."""
+    if st[H_TAKEN] > taken_before or st[H_RESETS] == 1:
+        st[H_QUIET] = 0
+    else:
+        st[H_QUIET] += 1
 
 
 @njit(cache=True)

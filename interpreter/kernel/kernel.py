@@ -112,7 +112,8 @@ class Kernel:
         for name, value in (("H_PHASE", state.phase), ("H_STEP", state.step),
                             ("H_TO", -1), ("H_FROM", -1), ("H_AGAIN", 0), ("H_REFUSED", 0),
                             ("H_TAKEN", state.captures), ("H_ALLPASS", state.turn_all_pass),
-                            ("H_PIE_OPEN", state.pie_open), ("H_SWAPPED", state.swapped)):
+                            ("H_PIE_OPEN", state.pie_open), ("H_SWAPPED", state.swapped),
+                            ("H_QUIET", state.quiet)):
             st[h + _H[name]] = int(value)
         roles = self.game.roles
         scores = h + len(HEADER)

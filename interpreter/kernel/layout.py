@@ -32,6 +32,8 @@ HEADER = (
     "H_HASH",      # in games with a position history: the board's Zobrist hash
     "H_HISTORY",   # ... and how many hashes the history holds (at HISTORY, last in the state)
     "H_NDICE",     # how many dice are rolled and not used (their values at DICE)
+    "H_QUIET",     # decisions in a row that took no piece (and moved none that resets it)
+    "H_RESETS",    # 1: the last decision moved a piece that resets H_QUIET
 )
 DICE_CAP = 32  # dice kept at once (stdlib.chance: 8 dice, a double counted up to 4 times)
 PLAYING = -2  # H_RESULT while the game goes on
