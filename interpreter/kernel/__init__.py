@@ -49,6 +49,8 @@ def why_interpreted(game: Game) -> str | None:
         why = f"{where}: {exc.reason}"
     except GameError as exc:
         why = str(exc)
+    except Exception as exc:  # a lowering's own failure: the game runs interpreted, as it can
+        why = f"the kernel builder failed ({type(exc).__name__}: {exc}): please report it"
     game.__dict__["_kernel_why"] = why
     return why
 
