@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from dsl.ast import Const, Form, Int, Node
 from stdlib.chains import Overlay, chains_of
 from stdlib.logic import AnyRegion
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import (
@@ -64,15 +66,7 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
         [fixed] * len(env.roles) if fixed is not None else per_role
     if at_least is not None and not 1 <= at_least <= max(len(g) for g in goal_lists):
         env.error(f"at-least:{at_least} needs between 1 and as many regions as are listed")
-    # Per role: for each site, the bit mask of the regions it is in; the count to reach.
-    masks = [region_masks(goals, topo.size) for goals in goal_lists]
-    needed = [len(goals) if at_least is None else min(at_least, len(goals))
-              for goals in goal_lists]
-    # Where a search for a chain starts: a chain that must touch every region touches the
-    # smallest; otherwise it may start in any of them.
-    starts = [sorted(_smallest(goals)) if goals and n == len(goals)
-              else [s for s, m in enumerate(role_masks) if m]
-              for goals, n, role_masks in zip(goal_lists, needed, masks, strict=True)]
+    masks, needed, starts = connection_goals(goal_lists, at_least, topo.size)
 
     is_mover = parts_of(role).is_mover
     if via is not None:
@@ -125,6 +119,21 @@ def connected(env: Env, role: RoleExpr, *, regions: Regions | None = None,
             ctx.mover, ctx.site = saved
     mark(test).why = "a completed connection"
     return test
+
+
+def connection_goals(goal_lists: list[list[frozenset[int]]], at_least: int | None, size: int
+                     ) -> tuple[list[list[int]], list[int], list[list[int]]]:
+    """Per role: for each site, the bit mask of the role's regions it is in; how many of them
+    a chain must touch; the sites a search for such a chain starts from."""
+    masks = [region_masks(goals, size) for goals in goal_lists]
+    needed = [len(goals) if at_least is None else min(at_least, len(goals))
+              for goals in goal_lists]
+    # Where a search for a chain starts: a chain that must touch every region touches the
+    # smallest; otherwise it may start in any of them.
+    starts = [sorted(_smallest(goals)) if goals and n == len(goals)
+              else [s for s, m in enumerate(role_masks) if m]
+              for goals, n, role_masks in zip(goal_lists, needed, masks, strict=True)]
+    return masks, needed, starts
 
 
 def _smallest(regions: list[frozenset[int]]) -> frozenset[int]:
@@ -401,20 +410,7 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
     sites it changed are looked for (a ring it had before would have been seen then).
 
     (if (ring Mover) (win Mover))"""
-    topo = env.topology
-    chain_dirs = env.absolute_dirs(by)
-    chain = topo.neighbours(chain_dirs)
-    # The sites a ring surrounds are cut off from the edge by steps of the dual relation: on
-    # a square board a ring of orthogonal steps is crossed diagonally, a ring with diagonal
-    # steps only orthogonally; on hex boards both are the six neighbours.
-    if topo.diagonal_dirs():
-        orthogonal = set(topo.orthogonal_dirs())
-        dual = (topo.orthogonal_dirs() + topo.diagonal_dirs()
-                if set(chain_dirs) <= orthogonal else topo.orthogonal_dirs())
-    else:
-        dual = topo.orthogonal_dirs()
-    escape = topo.neighbours(dual)
-    edge = [len(n) < len(dual) for n in escape]  # a step off the board is possible
+    chain, escape, edge = ring_relations(env, by)
     is_mover = parts_of(role).is_mover
 
     def surrounded(board: Sequence[int], owner: Sequence[int], r: int, start: int,
@@ -470,6 +466,27 @@ def ring(env: Env, role: RoleExpr, *, by: Direction = "Adjacent") -> Cond:
         return any(owner[board[s]] == r and through_site(board, owner, r, s) for s in recent)
     mark(test).why = "a ring"
     return test
+
+
+def ring_relations(env: Env, by: str) -> tuple[tuple[tuple[int, ...], ...],
+                                               tuple[tuple[int, ...], ...], list[bool]]:
+    """A ring's relations: per site, its neighbours along a ring (by `by`), its neighbours by
+    the dual relation (how a surrounded site would escape) and whether it is on the edge."""
+    topo = env.topology
+    chain_dirs = env.absolute_dirs(by)
+    chain = topo.neighbours(chain_dirs)
+    # The sites a ring surrounds are cut off from the edge by steps of the dual relation: on
+    # a square board a ring of orthogonal steps is crossed diagonally, a ring with diagonal
+    # steps only orthogonally; on hex boards both are the six neighbours.
+    if topo.diagonal_dirs():
+        orthogonal = set(topo.orthogonal_dirs())
+        dual = (topo.orthogonal_dirs() + topo.diagonal_dirs()
+                if set(chain_dirs) <= orthogonal else topo.orthogonal_dirs())
+    else:
+        dual = topo.orthogonal_dirs()
+    escape = topo.neighbours(dual)
+    edge = [len(n) < len(dual) for n in escape]  # a step off the board is possible
+    return chain, escape, edge
 
 
 @ludeme("sites Surrounded")
@@ -764,3 +781,254 @@ class _ChainScreen(MoveScreen):
             else:
                 some |= low
         return ~some, some
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+def scratch(k: Lower, name: str, size: int) -> str:
+    """The offset of `size` ints of working space a lowering's searches use (marks and a
+    stack), followed by one int: the last mark given. Nothing of a position is kept there;
+    a mark newer than those of a search's own start stands for "seen" without clearing."""
+    return k.slot(name, size + 1, lambda state: [0] * (size + 1))
+
+
+# A function marking the start of a search: the first of `count` new marks, the marks of
+# `size` sites at `marks` cleared when the counter (at `marks + {last}`) nears its end.
+NEW_MARKS = """
+def {{name}}(st, marks, count):
+    last = st[marks + {last}]
+    if last > 1000000000 - count:
+        for i in range({size}):
+            st[marks + i] = 0
+        last = 0
+    st[marks + {last}] = last + count
+    return last + 1
+"""
+
+
+@lowers("connected")
+def lower_connected(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(connected role [regions:] [at-least:] [by:]): as the Groups tracker, a union-find per
+    role kept in the state, with the regions each group touches at its root. The state also
+    keeps the board the groups were made from; each test brings them up to date with the
+    sites that differ from it (pieces added are joined, a piece gone has its role's groups
+    made again), so the answer is the board's whatever happened since."""
+    given = keywords(node, {"regions", "at-least", "by"}, k)
+    env = k.env
+    topo = env.topology
+    size = topo.size
+    by = given.get("by")
+    if by is not None and not isinstance(by, Const):
+        k.refuse(node, "no kernel lowering of (connected) with this by:")
+    adjacency = topo.neighbours(env.absolute_dirs(by.name if by is not None else "Adjacent"))
+    at_least_node = given.get("at-least")
+    if at_least_node is not None and not isinstance(at_least_node, Int):
+        k.refuse(node, "no kernel lowering of (connected) with a computed at-least:")
+    at_least = at_least_node.value if isinstance(at_least_node, Int) else None
+    if "regions" in given:
+        compiled = k.compiled(given["regions"])
+        fixed = [parts_of(r).static for r in compiled] if isinstance(compiled, list) else [None]
+        goals = [frozenset(f) for f in fixed if f is not None]
+        if len(goals) != len(fixed):
+            k.refuse(node, "no kernel lowering of (connected) with these regions:")
+        goal_lists = [goals] * len(env.roles)
+    else:
+        goal_lists = [[topo.sides.get(side, frozenset()) for side in sides]
+                      for sides in env.sides]
+    if max(len(g) for g in goal_lists) > 30:
+        k.refuse(node, "no kernel lowering of (connected) with more than 30 regions")
+    masks, needed, _ = connection_goals(goal_lists, at_least, size)
+    role = k.lower(args[0], "Role")
+    adj = k.table("adjacent", padded(adjacency))
+    width = max((len(a) for a in adjacency), default=0)
+    mask = k.table("region masks", masks)
+    need = k.table("regions needed", needed)
+    roles = len(env.roles)
+    # The board the groups are of (empty at first: the first test adds every piece), then
+    # per role: the parents, the regions touched at each root, and 1 if some group touches
+    # enough of them (0 not, -1 to be made again).
+    per_role = 2 * size + 1
+
+    def encode(state: object) -> list[int]:
+        out = [0] * size
+        for r in range(roles):
+            out += [*range(size), *masks[r], 0]
+        return out
+    groups = k.slot(f"connected groups {adj} {mask} {need}", size + roles * per_role, encode)
+    add = k.function("groups_add", f"""
+def {{name}}(st, T, q, site):
+    parent = {groups} + {size} + q * {per_role}
+    touched = parent + {size}
+    root = site
+    while st[parent + root] != root:
+        root = st[parent + root]
+    m = st[touched + root]
+    for j in range({width}):
+        t = {adj}[site, j]
+        if t < 0:
+            break
+        if OWNER[st[t]] == q:
+            while st[parent + t] != t:
+                st[parent + t] = st[parent + st[parent + t]]
+                t = st[parent + t]
+            if t != root:
+                st[parent + t] = root
+                m |= st[touched + t]
+    st[touched + root] = m
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    if c and c >= {need}[q]:
+        st[touched + {size}] = 1
+""")
+    # Bring site s of the groups' board up to date.
+    sync = k.function("groups_sync", f"""
+def {{name}}(st, T, s):
+    v = st[s]
+    old = st[{groups} + s]
+    if v == old:
+        return
+    st[{groups} + s] = v
+    was = OWNER[old]
+    now = OWNER[v]
+    if was == now:
+        return
+    if was >= 0:
+        st[{groups} + {size} + was * {per_role} + {2 * size}] = -1
+    if now >= 0 and st[{groups} + {size} + now * {per_role} + {2 * size}] != -1:
+        {add}(st, T, now, s)
+""")
+    return k.function("connected", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    if {need}[r] == 0:
+        return False
+    # The sites the turn changed first (usually all that differ), then any others.
+    k = st[H_NCHANGED]
+    for i in range(k):
+        {sync}(st, T, st[CHANGED + i])
+    d = 0
+    for s in range(N):
+        d |= st[s] ^ st[{groups} + s]
+    if d:
+        for s in range(N):
+            {sync}(st, T, s)
+    data = {groups} + {size} + r * {per_role}
+    if st[data + {2 * size}] == -1:
+        for s in range({size}):
+            st[data + s] = s
+            st[data + {size} + s] = {mask}[r, s]
+        st[data + {2 * size}] = 0
+        for s in range(N):
+            if OWNER[st[s]] == r:
+                {add}(st, T, r, s)
+    return st[data + {2 * size}] == 1
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("ring")
+def lower_ring(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(ring role [by:]): as ring's test — through the sites the turn (or the move being
+    judged) changed when the role is the mover's and they are known, anywhere otherwise;
+    each search of a site's surroundings gets a mark of its own, and meeting a site marked
+    by an earlier search of the same call means reaching the edge (that search failed)."""
+    given = keywords(node, {"by"}, k)
+    by = given.get("by")
+    if by is not None and not isinstance(by, Const):
+        k.refuse(node, "no kernel lowering of (ring) with this by:")
+    env = k.env
+    size = env.topology.size
+    chain, escape, edge = ring_relations(env, by.name if by is not None else "Adjacent")
+    role = k.lower(args[0], "Role")
+    along = k.table("ring steps", padded(chain))
+    out = k.table("ring escapes", padded(escape))
+    rim = k.table("ring edge", [int(e) for e in edge])
+    work = scratch(k, "search", 2 * size)
+    new_marks = k.function("new_marks", NEW_MARKS.format(size=size, last=2 * size))
+    surrounded = k.function("ring_surrounded", f"""
+def {{name}}(st, T, r, start, base, stamp):
+    marks = {work}
+    stack = {work} + {size}
+    if st[marks + start] > base:
+        return False
+    st[marks + start] = stamp
+    st[stack] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        s = st[stack + top]
+        if {rim}[s]:
+            return False
+        for j in range({out}.shape[1]):
+            t = {out}[s, j]
+            if t < 0:
+                break
+            if OWNER[st[t]] == r:
+                continue
+            m = st[marks + t]
+            if m == stamp:
+                continue
+            if m > base:
+                return False
+            st[marks + t] = stamp
+            st[stack + top] = t
+            top += 1
+    return True
+""")
+    walled = k.function("ring_walled", f"""
+def {{name}}(st, T, r, v):
+    if {rim}[v]:
+        return False
+    for j in range({out}.shape[1]):
+        t = {out}[v, j]
+        if t < 0:
+            break
+        if OWNER[st[t]] != r:
+            return False
+    return True
+""")
+    through = k.function("ring_through", f"""
+def {{name}}(st, T, r, s):
+    c = 0
+    for j in range({along}.shape[1]):
+        t = {along}[s, j]
+        if t < 0:
+            break
+        if OWNER[st[t]] == r:
+            c += 1
+    if c < 2:
+        return False
+    stamp = {new_marks}(st, {work}, {out}.shape[1])
+    base = stamp - 1
+    for j in range({out}.shape[1]):
+        t = {out}[s, j]
+        if t < 0:
+            break
+        if OWNER[st[t]] == r:
+            if {walled}(st, T, r, t):
+                return True
+        elif {surrounded}(st, T, r, t, base, stamp + j):
+            return True
+    return {walled}(st, T, r, s)
+""")
+    return k.function("ring", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    n = st[H_NCHANGED]
+    if n >= 0 and r == mover:
+        for i in range(n):
+            s = st[CHANGED + i]
+            if OWNER[st[s]] == r and {through}(st, T, r, s):
+                return True
+        return False
+    stamp = {new_marks}(st, {work}, N)
+    base = stamp - 1
+    for s in range(N):
+        if OWNER[st[s]] == r:
+            if {walled}(st, T, r, s):
+                return True
+        elif {surrounded}(st, T, r, s, base, stamp + s):
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"

@@ -1148,6 +1148,13 @@ def lower_not(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     return f"(not {condition})"
 
 
+@lowers("named")
+def lower_named(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(named description condition): the condition (the description only words messages)."""
+    keywords(node, set(), k)
+    return k.lower(args[1], "Boolean")
+
+
 @lowers("reached")
 def lower_reached(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(reached role region): a piece of the role stands on a site of the region (read from a

@@ -170,3 +170,10 @@ def keywords(node: Form, allowed: set[str], k: Lower) -> dict[str, Node]:
             k.refuse(node, f"no kernel lowering of ({node.head} ...) with {kw.name}: yet")
         out[kw.name] = kw.value
     return out
+
+
+def padded(rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Rows of sites (neighbours, windows...) as a table of one width for `Lower.table`, each
+    row ended, and filled out, by -1."""
+    width = max((len(r) for r in rows), default=0) + 1
+    return [list(r) + [-1] * (width - len(r)) for r in rows]

@@ -282,3 +282,10 @@ def {name}(st, T, mover, to, frm):
             tie = True
     return DRAW if tie else who
 """) + "(st, T, mover, to, frm)"
+
+
+@lowers("all-passed")
+def lower_all_passed(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """Every role passed in its last turn, in succession (the state's count of such turns)."""
+    keywords(node, set(), k)
+    return "(st[H_PASSES] >= R)"
