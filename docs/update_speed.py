@@ -2,9 +2,10 @@
 
     python docs/update_speed.py [--seconds S]
 
-Runs `benchmarks/openspiel_ratios.py --markdown` (OpenSpiel must be installed: `pip install -e
-'.[openspiel]'`), `benchmarks/playouts.py` and `benchmarks/chess_perft.py` (python-chess:
-`pip install -e '.[bench]'`) and saves their tables in `docs/includes/`, which the page
+Runs `benchmarks/openspiel_ratios.py --markdown --compile-times` (OpenSpiel must be installed:
+`pip install -e '.[openspiel]'`), `benchmarks/playouts.py`, `benchmarks/chess_perft.py`
+(python-chess: `pip install -e '.[bench]'`) and `benchmarks/mcts_kernel.py` (numba: `pip
+install -e '.[kernels]'`) and saves their tables in `docs/includes/`, which the page
 `docs/speed.md` includes (see `docs/hooks.py`). Commit the files it writes.
 """
 
@@ -43,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, script, extra in (
             ("playouts.md", "playouts.py", ["--seconds", f"{args.seconds / 6:g}"]),
             ("chess_perft.md", "chess_perft.py",
-             ["--depth", "3", "--positions", "start,kiwipete", "--runs", "3", "--top", "0"])):
+             ["--depth", "3", "--positions", "start,kiwipete", "--runs", "3", "--top", "0"]),
+            ("mcts_kernel.md", "mcts_kernel.py",
+             ["--seconds", "1", "--games", "10", "--move-seconds", "0.1"])):
         run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *extra],
                              cwd=ROOT, capture_output=True, text=True)
         if run.returncode != 0:
