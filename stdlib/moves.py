@@ -1894,7 +1894,7 @@ def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(place region [piece:...]): each empty site of the region where a piece may stand."""
     if any(kw.name in ("capture", "must-capture") for kw in node.kwargs):
         return _lower_capturing_place(k, node, args)
-    given = keywords(node, {"piece"}, k)
+    given = keywords(node, {"piece", "if", "unless"}, k)
     piece = given.get("piece")
     name = piece.value if isinstance(piece, Str) else None
     env = k.env
@@ -1903,12 +1903,20 @@ def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     allowed = k.table("may hold a piece",
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
     region = k.lower(args[0], "Region")
+    judge = lower_filters(k, given)
+    admits = "True" if judge is None else k.function("placement_allowed", f"""
+def {{name}}(st, T, mover, s):
+    st[s] = {values}[mover]
+    ok = {judge}(st, T, mover, s, -1, s, -1)
+    st[s] = 0
+    return ok
+""") + "(st, T, mover, s)"
     generate = k.function("place", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
     buf = np.empty(N, np.int32)
     for i in range({region}(st, T, mover, -1, -1, buf)):
         s = buf[i]
-        if st[s] == 0 and {allowed}[s]:
+        if st[s] == 0 and {allowed}[s] and {admits}:
             acts[n] = {start} + s
             tags[n] = tag
             n += 1
@@ -1922,6 +1930,34 @@ def {{name}}(st, T, mover, act):
     st[H_FROM] = -1
 """)
     return Generator(generate, make, frozenset({"place"}))
+
+
+def lower_filters(k: Lower, given: dict[str, Node]) -> str | None:
+    """The if: and unless: of a move generator (judge() in the interpreter) as a function
+    `(st, T, mover, to, frm, a, b) -> bool`, judged on `st` as the move leaves it (the caller
+    makes the move and takes it back), the sites the move changed being a (and b, unless -1)
+    while judged; None when neither is given."""
+    tests = []
+    if "if" in given:
+        tests.append(f"({k.lower(given['if'], 'Boolean')})")
+    if "unless" in given:
+        tests.append(f"not ({k.lower(given['unless'], 'Boolean')})")
+    if not tests:
+        return None
+    return k.function("filters", f"""
+def {{name}}(st, T, mover, to, frm, a, b):
+    saved = st[H_NCHANGED]
+    first = st[CHANGED]
+    second = st[CHANGED + 1]
+    st[CHANGED] = a
+    st[CHANGED + 1] = b
+    st[H_NCHANGED] = 1 if b < 0 else 2
+    ok = {" and ".join(tests)}
+    st[H_NCHANGED] = saved
+    st[CHANGED] = first
+    st[CHANGED + 1] = second
+    return ok
+""")
 
 
 def _placed(env: Env, name: str | None, role: int) -> int:

@@ -23,9 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dsl import types as t
+from dsl.ast import Form, Node
 from stdlib.bitboards import anchors, lattice_of, set_bits, site_bits
 from stdlib.budget import MAX_PATTERN_CELLS, MAX_PATTERN_INDEX, Budget
 from stdlib.logic import judged_live
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, recent_sites, with_reads
@@ -432,3 +434,84 @@ def count_patterns(env: Env, spec: PatternT) -> Annotated[object, t.INT_EXPR]:
     def count(ctx: Ctx) -> int:
         return sum(1 for w in all_windows if matches(w, ctx.board, ctx.owner))
     return count
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+# A window's cells in a kernel table: the symbol's code, by SYMBOLS' order.
+CODES = {"X": 0, "O": 1, ".": 2, "*": 3, "?": 4}
+
+
+@lowers("forms")
+def lower_forms(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(forms patterns...): as forms' test, the windows containing a site the move being
+    judged (or the last turn) changed — every site when they are not known — each matched
+    cell by cell from tables of every window's sites and symbols."""
+    keywords(node, set(), k)
+    env = k.env
+    specs = [k.compiled(a) for a in args]
+    if not all(isinstance(spec, PatternSpec) for spec in specs):
+        k.refuse(node, "no kernel lowering of (forms) with these patterns")
+    found = [w for spec in specs for w in windows(env, spec)]
+    cells: list[list[tuple[int, int]]] = []
+    for w in found:
+        row = [(s, CODES["X"]) for s in w.xs] + [(s, CODES["O"]) for s in w.os] + \
+            [(s, CODES["."]) for s in w.empties] + [(s, CODES["*"]) for s in w.pieces]
+        cells.append(row)
+    width = max((len(c) for c in cells), default=0) + 1
+    sites = k.table("window sites", [[s for s, _ in c] + [-1] * (width - len(c))
+                                     for c in cells] or [[-1]])
+    codes = k.table("window symbols", [[code for _, code in c] + [-1] * (width - len(c))
+                                       for c in cells] or [[-1]])
+    by_site: list[list[int]] = [[] for _ in range(env.topology.size)]
+    for i, w in enumerate(found):
+        for s in w.sites:
+            by_site[s].append(i)
+    windows_at = k.table("windows by site", padded(by_site))
+    # One function, its loops written out: the tables are read once per call (a call
+    # passing the tables costs more than a window's cells).
+    return k.function("forms", f"""
+def {{name}}(st, T, mover, to, frm):
+    cells = {sites}
+    codes = {codes}
+    at = {windows_at}
+    n = st[H_NCHANGED]
+    count = n if n >= 0 else N
+    for i in range(count):
+        s = st[CHANGED + i] if n >= 0 else i
+        for wi in range(at.shape[1]):
+            w = at[s, wi]
+            if w < 0:
+                break
+            x = -3
+            o = -3
+            ok = True
+            for j in range({width}):
+                c = cells[w, j]
+                if c < 0:
+                    break
+                code = codes[w, j]
+                v = st[c]
+                if code == 0:
+                    who = OWNER[v]
+                    if who < 0 or (x != -3 and who != x):
+                        ok = False
+                        break
+                    x = who
+                elif code == 1:
+                    who = OWNER[v]
+                    if who < 0 or who == x or (o != -3 and who != o):
+                        ok = False
+                        break
+                    o = who
+                elif code == 2:
+                    if v != 0:
+                        ok = False
+                        break
+                elif v == 0:
+                    ok = False
+                    break
+            if ok:
+                return True
+    return False
+""") + "(st, T, mover, to, frm)"
