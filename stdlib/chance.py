@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from dsl.ast import Form, Node
-from stdlib.lowering import Generator, Lower, lowers
+from dsl.ast import Bool, Form, Int, Node, Str
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.movekinds import Block, Key, MoveKind, NotationError, SiteOf, Syntax, register
 from stdlib.moves import kinded, kinds_named
 from stdlib.parts import mark
@@ -633,3 +633,333 @@ def {{name}}(st, T, mover, act):
 def lower_dice_left(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """Some die is not used yet."""
     return "(st[H_NDICE] > 0)"
+
+
+def lower_tracks(k: Lower, node: Form, tracks: list[tuple[tuple[int, ...], bool]]
+                 ) -> tuple[str, str, str, str]:
+    """The tables of each role's way along a track: (its sites in order, padded with -1; its
+    length; each site's place on it, -1 off it; 1 where it loops)."""
+    size = k.env.topology.size
+    width = max(1, max(len(order) for order, _ in tracks))
+    places = []
+    for order, _ in tracks:
+        place = [-1] * size
+        for i, s in enumerate(order):
+            place[s] = i
+        places.append(place)
+    return (k.table("track order", [list(o) + [-1] * (width - len(o)) for o, _ in tracks]),
+            k.table("track length", [len(o) for o, _ in tracks]),
+            k.table("track place", places),
+            k.table("track loops", [int(loop) for _, loop in tracks]))
+
+
+def lower_distinct_dice(k: Lower) -> str:
+    """A function `(st, out) -> m`: the values of the dice not used, each once, lowest first,
+    in out[:m]."""
+    return k.function("distinct_dice", """
+def {name}(st, out):
+    m = 0
+    for i in range(st[H_NDICE]):
+        v = st[DICE + i]
+        j = 0
+        while j < m and out[j] < v:
+            j += 1
+        if j < m and out[j] == v:
+            continue
+        for x in range(m, j, -1):
+            out[x] = out[x - 1]
+        out[j] = v
+        m += 1
+    return m
+""")
+
+
+_LANDING = ("Empty", "Enemy", "Any", "EmptyOrEnemy")
+
+
+@lowers("move-by-die")
+def lower_move_by_die(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(move-by-die track [of:] [to:] [blocks:] [bar:] [off:]): a piece of the mover's along
+    its track by an unused die, as the interpreter's generator lists them (the dice lowest
+    first, each value once; the track's sites in order, or the bar alone while it holds the
+    mover's pieces); the move found again from its action: the lowest die that makes it."""
+    from stdlib.sowing import role_tracks
+
+    given = keywords(node, {"of", "to", "blocks", "bar", "off"}, k)
+    env = k.env
+    if not isinstance(args[0], Str):
+        k.refuse(node, "no kernel lowering of (move-by-die) with a computed track")
+    tracks = role_tracks(env, args[0].value, "(move-by-die ...)")
+    of = given.get("of")
+    to_node = given.get("to")
+    to = getattr(to_node, "name", None) if to_node is not None else "EmptyOrEnemy"
+    blocks_node = given.get("blocks")
+    bar_node = given.get("bar")
+    if tracks is None or (of is not None and not isinstance(of, Str)) or to not in _LANDING \
+            or (blocks_node is not None and not isinstance(blocks_node, Int)) \
+            or (bar_node is not None and not isinstance(bar_node, Str)):
+        k.refuse(node, "no kernel lowering of this (move-by-die)")
+    blocks = blocks_node.value if isinstance(blocks_node, Int) else 0
+    bars = _bar_sites(env, bar_node.value, tracks) if isinstance(bar_node, Str) else None
+    if bar_node is not None and bars is None:
+        k.refuse(node, "no kernel lowering of (move-by-die) without its bar")
+    kinds = kinds_named(env, of.value if isinstance(of, Str) else None)
+    values = range(len(env.owner))
+    kind_of = [env.kind_of(v) for v in values]
+    count_of = env.count_of
+    piles = env.piles
+    top = max(kind_of)
+    most = 2 * max([len(t) for t in piles.values()] + [2])
+
+    def stacked(kind: int, n: int) -> int:
+        if n == 0:
+            return EMPTY
+        table = piles.get(kind)
+        if table is None:
+            return kind if n == 1 else -1
+        return table[n] if n < len(table) else -1
+
+    less = [EMPTY if v == EMPTY else stacked(kind_of[v], count_of[v] - 1)
+            if kind_of[v] in piles else env.left_behind(v) for v in values]
+    more = [stacked(kind_of[v], count_of[v] + 1) if v and kind_of[v] in piles else -1
+            for v in values]
+    order, length, place, loops = lower_tracks(k, node, tracks)
+    kind = k.table("kind of", kind_of)
+    count = k.table("pieces per value", list(count_of))
+    left = k.table("one fewer", less)
+    grown = k.table("one more", more)
+    stack = k.table("stacked", [[stacked(c, n) for n in range(most)] for c in range(top + 1)])
+    bar = k.table("bars", bars if bars is not None else [-1] * len(env.roles))
+    movable = k.table("movable kinds", [1 if v and (kinds is None or kind_of[v] in kinds)
+                                        else 0 for v in values])
+    distinct = lower_distinct_dice(k)
+    moving = k.action_start("move", node)
+    entering = k.action_start(ENTER.name, node) if bars is not None else -1
+    off = k.lower(given["off"], "Boolean") if "off" in given else None
+    bearing = k.action_start(BEAR_OFF.name, node) if off is not None else -1
+    condition = off if off is not None else "False"
+    generate = k.function("move_by_die", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if st[H_NDICE] == 0:
+        return n
+    to = -1
+    frm = -1
+    dice = np.empty(DICE_CAP, np.int32)
+    m = {distinct}(st, dice)
+    end = {length}[mover]
+    loop = {loops}[mover] == 1
+    b = {bar}[mover]
+    entering = -1
+    if b >= 0 and st[b] != 0 and OWNER[st[b]] == mover:
+        entering = b
+    may_off = -1
+    rear = -1
+    borne = np.zeros(N if {bearing} >= 0 else 1, np.bool_)
+    for j in range(m):
+        v = dice[j]
+        for x in range(1 if entering >= 0 else end):
+            s = entering if entering >= 0 else {order}[mover, x]
+            value = st[s]
+            if value == 0 or OWNER[value] != mover or {movable}[value] == 0:
+                continue
+            i = {place}[mover, s] + v
+            if i >= end and not loop:
+                if {bearing} < 0 or borne[s]:
+                    continue
+                if i > end:
+                    if rear < 0:
+                        for p in range(end):
+                            r = {order}[mover, p]
+                            if st[r] != 0 and OWNER[st[r]] == mover:
+                                rear = p
+                                break
+                    if {place}[mover, s] > rear:
+                        continue
+                if may_off < 0:
+                    may_off = 1 if {condition} else 0
+                if may_off == 0:
+                    continue
+                borne[s] = True
+                acts[n] = {bearing} + s
+                tags[n] = tag
+                n += 1
+                continue
+            t = {order}[mover, i % end]
+            if t == s:
+                continue
+            target = st[t]
+            if target == 0:
+                if {to == "Enemy"}:
+                    continue
+            elif OWNER[target] == mover:
+                if {grown}[target] < 0 or {kind}[target] != {kind}[value] or {to == "Empty"}:
+                    continue
+            elif OWNER[target] >= 0:
+                if {to == "Empty"} or ({blocks} > 0 and {count}[target] >= {blocks}):
+                    continue
+                if b >= 0:
+                    there = st[{bar}[OWNER[target]]]
+                    if {stack}[{kind}[target], {count}[target] + {count}[there]] < 0:
+                        continue
+            elif {to != "Any"}:
+                continue
+            acts[n] = ({entering} if s == entering else {moving}) + s * N + t
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_move_by_die", f"""
+def {{name}}(st, T, mover, act):
+    dice = np.empty(DICE_CAP, np.int32)
+    m = {distinct}(st, dice)
+    end = {length}[mover]
+    if {bearing} >= 0 and {bearing} <= act < {bearing} + N:
+        s = act - {bearing}
+        rear = end
+        for p in range(end):
+            r = {order}[mover, p]
+            if st[r] != 0 and OWNER[st[r]] == mover:
+                rear = p
+                break
+        for j in range(m):
+            i = {place}[mover, s] + dice[j]
+            if i == end or (i > end and {place}[mover, s] <= rear):
+                change(st, s, {left}[st[s]])
+                use_die(st, dice[j])
+                st[H_TO] = s
+                st[H_FROM] = -1
+                return
+        return
+    a = act - ({entering} if {entering} >= 0 and act >= {entering} else {moving})
+    s = a // N
+    t = a % N
+    v = -1
+    for j in range(m):
+        if {place}[mover, s] + dice[j] == {place}[mover, t] or ({loops}[mover] == 1 and
+                ({place}[mover, s] + dice[j]) % end == {place}[mover, t]):
+            v = dice[j]
+            break
+    value = st[s]
+    target = st[t]
+    change(st, s, {left}[value])
+    if target == 0 or OWNER[target] < 0:
+        change(st, t, {kind}[value])
+    elif OWNER[target] == mover:
+        change(st, t, {grown}[target])
+    elif {bar}[mover] >= 0:
+        home = {bar}[OWNER[target]]
+        there = st[home]
+        change(st, t, {kind}[value])
+        change(st, home, {stack}[{kind}[target], {count}[target] + {count}[there]])
+    else:
+        change(st, t, {kind}[value])
+    use_die(st, v)
+    st[H_TO] = t
+    st[H_FROM] = s
+""")
+    kinds_made = {"move"} | ({ENTER.name} if bars is not None else set()) \
+        | ({BEAR_OFF.name} if off is not None else set())
+    return Generator(generate, make, frozenset(kinds_made))
+
+
+@lowers("max-dice")
+def lower_max_dice(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(max-dice moves [larger:]): the moves after which the turn can go on to use the most
+    dice (and when only one can be used, the larger), each judged by trying the rest of the
+    turn — the same moves while dice are left — on copies of the state. The moves found are
+    kept in slots with the position they were found for (the board, header and dice, the
+    decision's index aside): a turn's next decision is listed twice, once to see whether the
+    turn goes on, then for the move, and the search is made once."""
+    from interpreter.kernel.layout import changed_capacity, fixed_size
+
+    given = keywords(node, {"larger"}, k)
+    larger = given.get("larger")
+    if larger is not None and not isinstance(larger, Bool):
+        k.refuse(node, "no kernel lowering of (max-dice) with a computed larger:")
+    bigger = larger.value if isinstance(larger, Bool) else True
+    inner = k.lower(args[0], "Moves")
+    if not isinstance(inner, Generator):
+        k.refuse(node, "no kernel lowering of (max-dice) over alternatives yet")
+    size = k.env.topology.size
+    roles = len(k.env.roles)
+    key = fixed_size(size, roles) - changed_capacity(size)  # the board, header, dice
+    room = 4 * size  # the moves kept, at most
+    cache = k.slot(f"max-dice {id(node)}", 1 + key + 1 + room,
+                   lambda state: [0] * (1 + key + 1 + room))
+    most = k.function("most_dice", f"""
+def {{name}}(st, T, mover, budget):
+    acts = np.empty(MAX_MOVES, np.int32)
+    tags = np.empty(MAX_MOVES, np.int32)
+    n = {inner.generate}(st, T, mover, acts, tags, 0, 0)
+    if n == 0 or budget <= 1:
+        return min(n, 1)
+    best = 1
+    trial = st.copy()
+    for i in range(n):
+        trial[:] = st
+        {inner.make}(trial, T, mover, acts[i])
+        used = 1 + {{name}}(trial, T, mover, budget - 1)
+        if used > best:
+            best = used
+            if best >= budget:
+                break
+    return best
+""")
+    generate = k.function("max_dice", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    c = {cache}
+    if st[c] == 1:
+        same = True
+        for i in range({key}):
+            if i != H_STEP and st[c + 1 + i] != st[i]:
+                same = False
+                break
+        if same:
+            for i in range(st[c + 1 + {key}]):
+                acts[n] = st[c + 2 + {key} + i]
+                tags[n] = tag
+                n += 1
+            return n
+    start = n
+    n = {inner.generate}(st, T, mover, acts, tags, n, tag)
+    found = n - start
+    budget = st[H_NDICE]
+    several = False
+    for i in range(1, budget):
+        if st[DICE + i] != st[DICE]:
+            several = True
+    if found > 1 and (budget > 1 or ({bigger} and several)):
+        used = np.empty(found, np.int64)
+        die = np.empty(found, np.int64)
+        trial = st.copy()
+        best = 0
+        for i in range(found):
+            trial[:] = st
+            {inner.make}(trial, T, mover, acts[start + i])
+            die[i] = st[DICE + budget - 1]
+            for j in range(budget - 1):
+                if trial[DICE + j] != st[DICE + j]:
+                    die[i] = st[DICE + j]
+                    break
+            used[i] = 1 if budget <= 1 else 1 + {most}(trial, T, mover, budget - 1)
+            best = max(best, used[i])
+        high = 0
+        if best == 1 and {bigger} and several:
+            for i in range(found):
+                if used[i] == best:
+                    high = max(high, die[i])
+        n = start
+        for i in range(found):
+            if used[i] == best and (high == 0 or die[i] == high):
+                acts[n] = acts[start + i]
+                tags[n] = tags[start + i]
+                n += 1
+    if n - start <= {room}:
+        st[c] = 1
+        st[c + 1:c + 1 + {key}] = st[:{key}]
+        st[c + 1 + {key}] = n - start
+        for i in range(n - start):
+            st[c + 2 + {key} + i] = acts[start + i]
+    return n
+""")
+    return Generator(generate, inner.make, inner.kinds)

@@ -11,6 +11,7 @@ import bisect
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import compress
 from typing import Any
 
@@ -2106,7 +2107,7 @@ def {{name}}(st, T, mover, act):
 
 
 @lowers("when")
-def lower_when(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+def lower_when(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator | Alternatives:
     """(when condition moves [otherwise:]): the moves while the condition holds (judged on the
     position, To and From none), else the otherwise: moves; each must lower to one generator.
     A move is made by the generator whose moves it was: the condition, judged again before
@@ -2117,7 +2118,7 @@ def lower_when(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     if "otherwise" in given:
         parts.append(k.lower(given["otherwise"], "Moves"))
     if not all(isinstance(g, Generator) for g in parts):
-        k.refuse(node, "no kernel lowering of (when) over alternatives yet")
+        return _when_alternatives(k, condition, parts)
     yes, no = parts[0], parts[1] if len(parts) > 1 else None
     assert isinstance(yes, Generator) and (no is None or isinstance(no, Generator))
     if no is not None and yes.passes != no.passes:
@@ -2360,3 +2361,25 @@ def {{name}}(st, T, mover, act):
     st[H_FROM] = s
 """)
     return Generator(generate, make, frozenset({"move"}))
+
+
+def _when_alternatives(k: Lower, condition: str, parts: list[Any]) -> Alternatives:
+    """(when) over alternatives: each of their generators lists its moves only while the
+    condition holds (those of otherwise: only while it does not); a move is made by the
+    generator that listed it."""
+    def guard(moves: Generator | Alternatives, test: str) -> Generator | Alternatives:
+        if isinstance(moves, Alternatives):
+            return Alternatives([guard(p, test) for p in moves.parts], moves.ordered)
+        generate = k.function("when_part", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    to = -1
+    frm = -1
+    if {test}:
+        return {moves.generate}(st, T, mover, acts, tags, n, tag)
+    return n
+""")
+        return replace(moves, generate=generate)
+    out = [guard(parts[0], condition)]
+    if len(parts) > 1:
+        out.append(guard(parts[1], f"not ({condition})"))
+    return Alternatives(out)

@@ -20,8 +20,11 @@ N)` reads after the decision; a die left unused (the mover passed) still shows i
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
+from dsl.ast import Form, Int, Node, Str
 from stdlib.chance import UseDie
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.moves import kinded
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -307,3 +310,276 @@ def rolled(value: int) -> Cond:
     mark(test).why = f"a {value} was rolled"
     mark(test).why_not = f"no {value} was rolled"
     return test
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+_CELLS = {"Empty": "x == 0", "Enemy": "(x != 0 and OWNER[x] >= 0 and OWNER[x] != mover)",
+          "Any": "True", "Friend": "(x != 0 and OWNER[x] == mover)",
+          "Own": "(x != 0 and OWNER[x] == mover)", "Occupied": "x != 0",
+          "EmptyOrEnemy": "(x == 0 or (OWNER[x] >= 0 and OWNER[x] != mover))"}
+
+
+@dataclass
+class _Way:
+    """What (advance ...) and (bring-in ...) share in a kernel: the ways' tables, the test of
+    a landing site (on `x`, its value), the yards pieces landed on go back to, the dice."""
+
+    order: str
+    length: str
+    place: str
+    loops: str
+    landing: str
+    yards: str
+    movable: str
+    left: str
+    distinct: str
+    rolled: str
+    start: int
+
+
+def _lower_way(k: Lower, node: Form, args: tuple[Node, ...], given: dict[str, Node],
+               what: str) -> _Way:
+    from stdlib.chance import lower_distinct_dice, lower_tracks
+
+    env = k.env
+    to = given.get("to")
+    cell = getattr(to, "name", None) if to is not None else "EmptyOrEnemy"
+    of, capture_to = given.get("of"), given.get("capture-to")
+    if not isinstance(args[0], Str) or cell not in _CELLS \
+            or (of is not None and not isinstance(of, Str)) \
+            or (capture_to is not None and not isinstance(capture_to, Str)):
+        k.refuse(node, f"no kernel lowering of this ({what} ...)")
+    ways = Ways(env, args[0].value, f"({what} ...)")
+    landing = Landing(env, str(cell), capture_to.value if isinstance(capture_to, Str) else None)
+    from stdlib.moves import kinds_named
+
+    kinds = kinds_named(env, of.value if isinstance(of, Str) else None)
+    order, length, place, loops = lower_tracks(
+        k, node, list(zip(ways.orders, ways.loops, strict=True)))
+    yards = landing.yards or [()] * len(env.roles)
+    width = max(1, max(len(y) for y in yards))
+    return _Way(order, length, place, loops, _CELLS[str(cell)],
+                k.table("yards", [list(y) + [-1] * (width - len(y)) for y in yards]),
+                k.table("movable kinds", [1 if v and (kinds is None or v in kinds) else 0
+                                          for v in range(len(env.owner))]),
+                k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))]),
+                lower_distinct_dice(k), _rolled_slot(k), k.action_start("move", node))
+
+
+def _rolled_slot(k: Lower) -> str:
+    """The slots of the die a decision used, noted for (rolled N): its value, and the turn,
+    To and From of the decision (the note holds for that decision's steps alone)."""
+    return k.slot("rolled", 4, lambda state: [0, -1, -1, -1])
+
+
+def _make_along(k: Lower, way: _Way, die: str) -> str:
+    """make: the piece on s to t using the die found by `die` (source setting v from s, t and
+    the distinct dice), the piece landed on sent to its yard, the die used and noted."""
+    return k.function("make_along", f"""
+def {{name}}(st, T, mover, act):
+    a = act - {way.start}
+    s = a // N
+    t = a % N
+    dice = np.empty(DICE_CAP, np.int32)
+    m = {way.distinct}(st, dice)
+    end = {way.length}[mover]
+    v = -1
+{die}
+    value = st[s]
+    target = st[t]
+    y = -1
+    if target != 0 and OWNER[target] >= 0:
+        who = OWNER[target]
+        for i in range({way.yards}.shape[1]):
+            u = {way.yards}[who, i]
+            if u >= 0 and st[u] == 0 and u != s:
+                y = u
+                break
+    change(st, s, {way.left}[value])
+    change(st, t, value)
+    if y >= 0:
+        change(st, y, target)
+    use_die(st, v)
+    st[{way.rolled}] = v
+    st[{way.rolled} + 1] = st[H_TURN]
+    st[{way.rolled} + 2] = t
+    st[{way.rolled} + 3] = s
+    st[H_TO] = t
+    st[H_FROM] = s
+""")
+
+
+def _region_mask(k: Lower, node: Node, name: str) -> tuple[str, str]:
+    """Source lines (indent 4) filling the bool array `name` (N sites) with the region's sites,
+    and whether it may hold any ("False" when the region is always empty)."""
+    from stdlib.sowing import role_tables, sites_by_role
+
+    by_role = sites_by_role(k, node)
+    if by_role is not None:
+        sites, role = by_role
+        if not any(sites):
+            return f"    {name} = np.zeros(1, np.bool_)\n", "False"
+        _, _, mask = role_tables(k, sites)
+        return f"    {name} = {mask}[{role}] == 1\n", "True"
+    region = k.lower(node, "Region")
+    return (f"    {name} = np.zeros(N, np.bool_)\n"
+            f"    buf = np.empty(N, np.int32)\n"
+            f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+            f"        {name}[buf[i]] = True\n"), "True"
+
+
+@lowers("advance")
+def lower_advance(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(advance track [from:] [of:] [to:] [capture-to:] [no-jump:]): as the interpreter lists
+    them, the dice lowest first, each value once, the pieces in the order of the way; the move
+    found again from its action by the lowest die that makes it."""
+    given = keywords(node, {"from", "of", "to", "capture-to", "no-jump"}, k)
+    way = _lower_way(k, node, args, given, "advance")
+    sites = f"    count = {way.length}[mover]\n    sites = {way.order}[mover]\n"
+    if "from" in given:
+        fill, _ = _region_mask(k, given["from"], "origin")
+        sites = fill + f"""    sites = np.empty(N, np.int32)
+    count = 0
+    for p in range({way.length}[mover]):
+        s = {way.order}[mover, p]
+        if origin[s]:
+            sites[count] = s
+            count += 1
+"""
+    jump = ""
+    if "no-jump" in given:
+        fill, any_ = _region_mask(k, given["no-jump"], "blocks")
+        if any_ == "True":
+            sites += fill
+            jump = f"""
+            blocked = False
+            for q in range({way.place}[mover, s] + 1, {way.place}[mover, s] + v):
+                u = {way.order}[mover, q % end]
+                if st[u] != 0 and blocks[u]:
+                    blocked = True
+                    break
+            if blocked:
+                continue"""
+    generate = k.function("advance", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if st[H_NDICE] == 0:
+        return n
+    to = -1
+    frm = -1
+    dice = np.empty(DICE_CAP, np.int32)
+    m = {way.distinct}(st, dice)
+    end = {way.length}[mover]
+    loop = {way.loops}[mover] == 1
+{sites}    for j in range(m):
+        v = dice[j]
+        for c in range(count):
+            s = sites[c]
+            value = st[s]
+            if value == 0 or OWNER[value] != mover or {way.movable}[value] == 0:
+                continue
+            i = {way.place}[mover, s] + v
+            if i >= end:
+                if not loop:
+                    continue
+                i %= end
+            t = {way.order}[mover, i]
+            x = st[t]
+            if t == s or not {way.landing}:
+                continue{jump}
+            acts[n] = {way.start} + s * N + t
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    die = f"""    for j in range(m):
+        i = {way.place}[mover, s] + dice[j]
+        if i == {way.place}[mover, t] or ({way.loops}[mover] == 1 and
+                                          i % end == {way.place}[mover, t]):
+            v = dice[j]
+            break"""
+    return Generator(generate, _make_along(k, way, die), frozenset({"move"}))
+
+
+@lowers("bring-in")
+def lower_bring_in(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(bring-in track from: [on:] [of:] [to:] [capture-to:]): the piece on the yard's last
+    site onto the way, by each die value once, lowest first."""
+    from dsl.ast import ListNode
+
+    given = keywords(node, {"from", "on", "of", "to", "capture-to"}, k)
+    if "from" not in given:
+        k.refuse(node, "no kernel lowering of (bring-in) without from:")
+    way = _lower_way(k, node, args, given, "bring-in")
+    on = given.get("on")
+    values: list[int] | None = None
+    if on is not None:
+        items = on.items if isinstance(on, ListNode) else (on,)
+        if not all(isinstance(i, Int) for i in items):
+            k.refuse(node, "no kernel lowering of (bring-in) with a computed on:")
+        values = [i.value for i in items]  # type: ignore[attr-defined]
+    allowed = k.table("die values", [1 if values is None or v in values else 0
+                                     for v in range(MAX_VALUE + 1)])
+    fill, _ = _region_mask(k, given["from"], "yard")
+    generate = k.function("bring_in", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if st[H_NDICE] == 0:
+        return n
+    to = -1
+    frm = -1
+{fill}    s = -1
+    for y in range(N - 1, -1, -1):
+        value = st[y]
+        if yard[y] and value != 0 and OWNER[value] == mover and {way.place}[mover, y] < 0 \\
+                and {way.movable}[value] == 1:
+            s = y
+            break
+    end = {way.length}[mover]
+    if s < 0 or end == 0:
+        return n
+    dice = np.empty(DICE_CAP, np.int32)
+    m = {way.distinct}(st, dice)
+    for j in range(m):
+        v = dice[j]
+        if v > {MAX_VALUE} or {allowed}[v] == 0:
+            continue
+        i = {0 if values is not None else "v - 1"}
+        if i < 0 or i >= end:
+            continue
+        t = {way.order}[mover, i]
+        x = st[t]
+        if not {way.landing}:
+            continue
+        acts[n] = {way.start} + s * N + t
+        tags[n] = tag
+        n += 1
+    return n
+""")
+    reach = "0" if values is not None else "dice[j] - 1"
+    die = f"""    for j in range(m):
+        if dice[j] <= {MAX_VALUE} and {allowed}[dice[j]] == 1 and {reach} == \\
+                {way.place}[mover, t]:
+            v = dice[j]
+            break"""
+    return Generator(generate, _make_along(k, way, die), frozenset({"move"}))
+
+
+@lowers("rolled")
+def lower_rolled(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(rolled N): the decision just made used a die showing N (noted by advance and bring-in
+    for that decision), or one is still unused."""
+    keywords(node, set(), k)
+    if not isinstance(args[0], Int):
+        k.refuse(node, "no kernel lowering of (rolled) with a computed value")
+    value = args[0].value
+    slot = _rolled_slot(k)
+    return k.function("rolled", f"""
+def {{name}}(st, T, mover, to, frm):
+    if st[{slot}] == {value} and st[{slot} + 1] == st[H_TURN] and st[{slot} + 2] == to \\
+            and st[{slot} + 3] == frm:
+        return True
+    for i in range(st[H_NDICE]):
+        if st[DICE + i] == {value}:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"

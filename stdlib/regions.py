@@ -698,3 +698,74 @@ def {{name}}(st, T, mover, to, frm, buf):
             t = {steps}[d, t]
     return c
 """)
+
+
+@lowers("union")
+def lower_union(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(union regions...): the sites in any of them, in site order."""
+    from stdlib.lowering import keywords
+    from stdlib.sowing import lower_region_by_role
+
+    keywords(node, set(), k)
+    fixed = lower_region_by_role(k, node)
+    if fixed is not None:
+        return fixed
+    parts = [k.lower(a, "Region") for a in args]
+    marking = "".join(f"""
+    for i in range({p}(st, T, mover, to, frm, tmp)):
+        inside[tmp[i]] = True""" for p in parts)
+    return k.function("union", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    inside = np.zeros(N, np.bool_)
+    tmp = np.empty(N, np.int32){marking}
+    c = 0
+    for s in range(N):
+        if inside[s]:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+def _lower_filtered(k: Lower, node: Form, args: tuple[Node, ...], keep: bool) -> str:
+    """The first region's sites, in its order, that are (keep) or are not in the others."""
+    from stdlib.lowering import keywords
+    from stdlib.sowing import lower_region_by_role
+
+    keywords(node, set(), k)
+    fixed = lower_region_by_role(k, node)
+    if fixed is not None:
+        return fixed
+    first = k.lower(args[0], "Region")
+    others = [k.lower(a, "Region") for a in args[1:]]
+    if not others:
+        return first
+    test = "count[s] == " + str(len(others)) if keep else "count[s] == 0"
+    marking = "".join(f"""
+    for i in range({p}(st, T, mover, to, frm, tmp)):
+        count[tmp[i]] += 1""" for p in others)
+    # (A region lists a site once: a count per site says in how many of the others it is.)
+    return k.function("intersection" if keep else "difference", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    count = np.zeros(N, np.int32)
+    tmp = np.empty(N, np.int32){marking}
+    c = 0
+    for i in range({first}(st, T, mover, to, frm, buf)):
+        s = buf[i]
+        if {test}:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+@lowers("intersection")
+def lower_intersection(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(intersection first others...): the first's sites in every other, in its order."""
+    return _lower_filtered(k, node, args, True)
+
+
+@lowers("difference")
+def lower_difference(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(difference region removed): the region's sites not in the removed, in its order."""
+    return _lower_filtered(k, node, args, False)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from dsl.ast import Form, Node, Str
+from dsl.check import resolve
 from dsl.errors import GameError
 from stdlib.effects import Changes, Effect
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.movekinds import (
     SITE,
     MoveKind,
@@ -21,9 +24,9 @@ from stdlib.movekinds import (
     written_as_first_site,
 )
 from stdlib.moves import accept, kinded
-from stdlib.parts import mark
+from stdlib.parts import mark, parts_of
 from stdlib.regions import static
-from stdlib.registry import ludeme
+from stdlib.registry import REGISTRY, ludeme
 from stdlib.runtime import EMPTY, MAX_PILE, Ctx, Env, Move
 from stdlib.steps import Changing
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr, SiteExpr
@@ -315,3 +318,97 @@ def transfer(env: Env, region: Region, *, into: Region, if_: Cond | None = None)
         out.append((target, pile(table, total, names[target])))
         return tuple(out)
     return Changing(effect)
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+def sites_by_role(k: Lower, node: Node) -> tuple[list[tuple[int, ...]], str] | None:
+    """A region that depends on nothing but a role, as its sites for each role (in the order
+    the interpreter lists them) and the source of the role read: a static region, one marked
+    by_mover (the mover's), or (sites Named name role). None for any other region."""
+    env = k.env
+    roles = len(env.roles)
+    compiled = k.compiled(node)
+    told = parts_of(compiled) if callable(compiled) else None
+    if told is not None and told.static is not None:
+        return [tuple(sorted(told.static))] * roles, "mover"
+    if told is not None and told.by_mover is not None:
+        return [tuple(sorted(sites)) for sites in told.by_mover], "mover"
+    if isinstance(node, Form):
+        spec, args = resolve(node, REGISTRY)
+        if spec is not None and spec.name == "sites Named" and len(args) == 2 \
+                and isinstance(args[0], Str) and not node.kwargs:
+            owners = env.regions.get(args[0].value)
+            if owners is None or None in owners:
+                return None
+            return ([tuple(owners.get(r, ())) for r in range(roles)],
+                    k.lower(args[1], "Role"))
+    return None
+
+
+def role_tables(k: Lower, sites: list[tuple[int, ...]]) -> tuple[str, str, str]:
+    """The tables of sites_by_role's sites: (sites by role padded with -1, their counts, a
+    0/1 mask by role and site)."""
+    width = max(1, max(len(s) for s in sites))
+    size = k.env.topology.size
+    return (k.table("sites by role", [list(s) + [-1] * (width - len(s)) for s in sites]),
+            k.table("sizes by role", [len(s) for s in sites]),
+            k.table("mask by role", [[1 if x in s else 0 for x in range(size)]
+                                     for s in sites]))
+
+
+def lower_region_by_role(k: Lower, node: Node) -> str | None:
+    """A region that depends only on a role (sites_by_role) as a region function copying its
+    sites from a table; None for any other region."""
+    by_role = sites_by_role(k, node)
+    if by_role is None:
+        return None
+    sites, role = by_role
+    table, counts, _ = role_tables(k, sites)
+    return k.function("region_by_role", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    r = {role}
+    c = {counts}[r]
+    for i in range(c):
+        buf[i] = {table}[r, i]
+    return c
+""")
+
+
+@lowers("sites Named")
+def lower_sites_named(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Named name [role]): the region's sites (the role's, or the mover's), copied from
+    a table."""
+    keywords(node, set(), k)
+    lowered = lower_region_by_role(k, node)
+    if lowered is None:
+        k.refuse(node, "no kernel lowering of this (sites Named ...)")
+    return lowered
+
+
+@lowers("pieces-in")
+def lower_pieces_in(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(pieces-in region): the pieces on the region's sites, piles counted whole."""
+    keywords(node, set(), k)
+    counts = k.table("pieces per value", list(k.env.count_of))
+    by_role = sites_by_role(k, args[0])
+    if by_role is not None:
+        sites, role = by_role
+        table, sizes, _ = role_tables(k, sites)
+        return k.function("pieces_in", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    c = 0
+    for i in range({sizes}[r]):
+        c += {counts}[st[{table}[r, i]]]
+    return c
+""") + "(st, T, mover, to, frm)"
+    region = k.lower(args[0], "Region")
+    return k.function("pieces_in", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    c = 0
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        c += {counts}[st[buf[i]]]
+    return c
+""") + "(st, T, mover, to, frm)"

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from dsl.ast import Form, Node
 from stdlib.effects import Effect
+from stdlib.lowering import Continued, Lower, keywords, lowers
 from stdlib.lowering import Effect as Lowered
-from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
@@ -289,3 +289,12 @@ def lower_all_passed(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """Every role passed in its last turn, in succession (the state's count of such turns)."""
     keywords(node, set(), k)
     return "(st[H_PASSES] >= R)"
+
+
+@lowers("continue")
+def lower_continue(k: Lower, node: Form, args: tuple[Node, ...]) -> Continued:
+    """(continue moves [if:]): the moves as a decision the turn goes on with while the
+    condition holds (judged after the turn's steps) and they offer something but a pass."""
+    given = keywords(node, {"if"}, k)
+    condition = k.lower(given["if"], "Boolean") if "if" in given else None
+    return Continued(k.lower(args[0], "Moves"), condition)
