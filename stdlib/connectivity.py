@@ -785,6 +785,91 @@ class _ChainScreen(MoveScreen):
 
 # Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
 
+# A marker ending the scratch table of the chain searches below, so that no other lowering's
+# table of zeros is the same table (equal tables are stored once, and this one is written).
+_CHAIN_SCRATCH = 0x43484E53
+
+
+@lowers("sites Surrounded")
+def lower_sites_surrounded(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Surrounded role [by:]): the sites of the role's chains without a liberty, in
+    order, searched as `Surrounded` searches them: only from the sites the turn changed and
+    their neighbours (the whole board when the kernel lost count of them), each chain flooded
+    over a neighbour table until a liberty (or a chain already found free) is met. The chain
+    is gathered in the caller's buffer itself; the sites seen are stamped in a scratch table
+    (per call a new stamp: no clearing, no allocation)."""
+    keywords(node, {"by"}, k)
+    region = k.compiled(node)
+    if not isinstance(region, Surrounded):
+        k.refuse(node, "no kernel lowering of this (sites Surrounded) yet")
+    adjacency = region.adjacency
+    size = len(adjacency)
+    nbr = k.table("neighbours", padded(adjacency))
+    holds = k.table("may hold a piece",
+                    [0 if s in region.no_piece else 1 for s in range(size)])
+    scratch = k.table("chain scratch", [0] * size + [0, _CHAIN_SCRATCH])
+    role = k.lower(args[0], "Role")
+    # (One function, the flood written in: a call passing the tables costs more than a search.)
+    return k.function("sites_surrounded", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    r = {role}
+    nb = {nbr}
+    holds = {holds}
+    mark = {scratch}
+    stamp = mark[N] + 2
+    if stamp > 2000000000:
+        mark[:N] = 0
+        stamp = 2
+    mark[N] = stamp
+    free = stamp + 1
+    changed = st[H_NCHANGED]
+    starts = N if changed < 0 else changed
+    width = nb.shape[1]
+    count = 0
+    for i in range(starts):
+        c = i if changed < 0 else st[CHANGED + i]
+        for j in range(-1, width if changed >= 0 else 0):
+            start = c if j < 0 else nb[c, j]
+            if start < 0:
+                break
+            if mark[start] >= stamp or OWNER[st[start]] != r:
+                continue
+            # The chain through start, gathered in buf from count until a liberty is met.
+            mark[start] = stamp
+            buf[count] = start
+            end = count + 1
+            k = count
+            liberty = False
+            while k < end and not liberty:
+                s = buf[k]
+                for q in range(width):
+                    t = nb[s, q]
+                    if t < 0:
+                        break
+                    u = st[t]
+                    if u == 0:
+                        if holds[t] == 1:
+                            liberty = True
+                            break
+                    elif mark[t] == free:
+                        liberty = True
+                        break
+                    elif mark[t] != stamp and OWNER[u] == r:
+                        mark[t] = stamp
+                        buf[end] = t
+                        end += 1
+                k += 1
+            if liberty:
+                for q in range(count, end):
+                    mark[buf[q]] = free
+            else:
+                count = end
+    if count > 1:
+        buf[:count].sort()
+    return count
+""")
+
+
 def scratch(k: Lower, name: str, size: int) -> str:
     """The offset of `size` ints of working space a lowering's searches use (marks and a
     stack), followed by one int: the last mark given. Nothing of a position is kept there;

@@ -1210,32 +1210,8 @@ def {{name}}(st, T, mover, to, frm):
 """) + "(st, T, mover, to, frm)"
 
 
-@lowers("in")
-def lower_in(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(in site region): the site (none: never) is one of the region's; a region that depends
-    only on a role is a mask read for that role."""
-    from stdlib.sowing import role_tables, sites_by_role
-
+@lowers("*")
+def lower_mul(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(* numbers...): their product."""
     keywords(node, set(), k)
-    site = k.lower(args[0], "Site")
-    by_role = sites_by_role(k, args[1])
-    if by_role is not None:
-        sites, role = by_role
-        _, _, mask = role_tables(k, sites)
-        return k.function("in_region", f"""
-def {{name}}(st, T, mover, to, frm):
-    s = {site}
-    return s >= 0 and {mask}[{role}, s] == 1
-""") + "(st, T, mover, to, frm)"
-    region = k.lower(args[1], "Region")
-    return k.function("in_region", f"""
-def {{name}}(st, T, mover, to, frm):
-    s = {site}
-    if s < 0:
-        return False
-    buf = np.empty(N, np.int32)
-    for i in range({region}(st, T, mover, to, frm, buf)):
-        if buf[i] == s:
-            return True
-    return False
-""") + "(st, T, mover, to, frm)"
+    return "(" + " * ".join(k.lower(a, "Int") for a in args) + ")"

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import networkx as nx
 
 from dsl import types as t
-from dsl.ast import Form, Node
+from dsl.ast import Const, Float, Form, Int, ListNode, Node, Str
 from stdlib.boards import Board
-from stdlib.lowering import Lower, lowers
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import MAX_PILE, NEUTRAL, Ctx, Env
@@ -532,13 +532,21 @@ def lower_draw(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 @lowers("most-pieces")
 def lower_most_pieces(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(most-pieces): the role with the most pieces on the board; DRAW on a tie for most."""
-    return k.function("most_pieces", """
-def {name}(st, T, mover, to, frm):
+    return k.function("most_pieces", f"""
+def {{name}}(st, T, mover, to, frm):
     counts = np.zeros(R, np.int64)
     for s in range(N):
         o = OWNER[st[s]]
         if o >= 0:
             counts[o] += 1
+    return {_best(k)}(counts)
+""") + "(st, T, mover, to, frm)"
+
+
+def _best(k: Lower) -> str:
+    """A function (counts) -> the role with the most, or DRAW on a tie for most."""
+    return k.function("best", """
+def {name}(counts):
     best = counts[0]
     who = 0
     tie = False
@@ -550,4 +558,70 @@ def {name}(st, T, mover, to, frm):
         elif counts[r] == best:
             tie = True
     return DRAW if tie else who
+""")
+
+
+@lowers("most-area")
+def lower_most_area(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(most-area [extra:] [by:]): area scoring as `most_area` judges it — each role's pieces,
+    plus each stretch of empty sites (flooded over a neighbour table) that borders pieces of
+    that role alone, plus its extra points; the largest wins, a tie draws."""
+    given = keywords(node, {"extra", "by"}, k)
+    env = k.env
+    n = len(env.roles)
+    bonus = [0.0] * n
+    extra = given.get("extra")
+    if extra is not None:
+        if not isinstance(extra, ListNode) or len(extra.items) > n \
+                or not all(isinstance(i, Int | Float) for i in extra.items):
+            k.refuse(node, "no kernel lowering of (most-area) with computed extra: points")
+        for r, item in enumerate(extra.items):
+            bonus[r] = float(item.value)  # type: ignore[attr-defined]
+    by = given.get("by")
+    name = "Adjacent" if by is None else by.value if isinstance(by, Str) \
+        else by.name if isinstance(by, Const) else None
+    if name is None:
+        k.refuse(node, "no kernel lowering of (most-area) with this by:")
+    adjacency = env.topology.neighbours(env.absolute_dirs(name))
+    nbr = k.table("neighbours", padded(adjacency))
+    holds = k.table("may hold a piece",
+                    [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    return k.function("most_area", f"""
+def {{name}}(st, T, mover, to, frm):
+    nb = {nbr}
+    holds = {holds}
+    score = np.array({bonus!r}, np.float64)
+    seen = np.zeros(N, np.bool_)
+    stack = np.empty(N, np.int32)
+    for s in range(N):
+        v = st[s]
+        o = OWNER[v]
+        if o >= 0:
+            score[o] += 1
+        elif v == 0 and not seen[s] and holds[s] == 1:
+            seen[s] = True
+            stack[0] = s
+            size = 1
+            i = 0
+            border = -1  # the one role bordering the stretch so far (-1: none, -2: several)
+            while i < size:
+                c = stack[i]
+                for j in range(nb.shape[1]):
+                    t = nb[c, j]
+                    if t < 0:
+                        break
+                    u = st[t]
+                    if u == 0 and not seen[t] and holds[t] == 1:
+                        seen[t] = True
+                        stack[size] = t
+                        size += 1
+                    elif OWNER[u] >= 0:
+                        if border == -1:
+                            border = OWNER[u]
+                        elif border != OWNER[u]:
+                            border = -2
+                i += 1
+            if border >= 0:
+                score[border] += size
+    return {_best(k)}(score)
 """) + "(st, T, mover, to, frm)"
