@@ -1210,8 +1210,98 @@ def {{name}}(st, T, mover, to, frm):
 """) + "(st, T, mover, to, frm)"
 
 
+@lowers("in")
+def lower_in(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(in site region): the site (none: never) is one of the region's; a region that depends
+    only on a role is a mask read for that role."""
+    from stdlib.sowing import role_tables, sites_by_role
+
+    keywords(node, set(), k)
+    site = k.lower(args[0], "Site")
+    by_role = sites_by_role(k, args[1])
+    if by_role is not None:
+        sites, role = by_role
+        _, _, mask = role_tables(k, sites)
+        return k.function("in_region", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    return s >= 0 and {mask}[{role}, s] == 1
+""") + "(st, T, mover, to, frm)"
+    region = k.lower(args[1], "Region")
+    return k.function("in_region", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        return False
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if buf[i] == s:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"
+
+
 @lowers("*")
 def lower_mul(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(* numbers...): their product."""
     keywords(node, set(), k)
     return "(" + " * ".join(k.lower(a, "Int") for a in args) + ")"
+
+
+@lowers("is")
+def lower_is(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(is kind site): the site (none: never) holds what the kind says, for the mover. Of
+    Site it lowers only inside a lowering that reads its verdicts by board value
+    (site_table: every, move-by's over:)."""
+    from stdlib.moves import _cell
+
+    keywords(node, set(), k)
+    if isinstance(args[1], Const) and args[1].name == "Site":
+        k.refuse(node, "no kernel lowering of (is ...) of Site here yet")
+    site = k.lower(args[1], "Site")
+    test = _cell(k, node, args[0], "Any", "x")
+    return k.function("is_cell", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        return False
+    x = st[s]
+    return {test}
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("every")
+def lower_every(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(every region condition): the condition, one on what Site holds (looked up by board
+    value, as site_table gives it), holds on every site of the region (read from a table
+    when the region depends only on the mover)."""
+    from stdlib.regions import region_by_mover
+
+    keywords(node, set(), k)
+    verdicts = site_table(k.compiled(args[1]))
+    if verdicts is None:
+        k.refuse(args[1], "no kernel lowering of (every ...) with a condition that reads more "
+                          "than what Site holds yet")
+    holds = k.table("site verdicts", [[int(b) for b in row] for row in verdicts])
+    by_mover = region_by_mover(k, args[0]) if isinstance(args[0], Form) else None
+    if by_mover is not None:
+        width = max(1, max(len(sites) for sites in by_mover))
+        table = k.table("region by mover", [list(sites) + [-1] * (width - len(sites))
+                                             for sites in by_mover])
+        counts = k.table("region sizes", [len(sites) for sites in by_mover])
+        return k.function("every", f"""
+def {{name}}(st, T, mover, to, frm):
+    for i in range({counts}[mover]):
+        if {holds}[mover, st[{table}[mover, i]]] == 0:
+            return False
+    return True
+""") + "(st, T, mover, to, frm)"
+    region = k.lower(args[0], "Region")
+    return k.function("every", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if {holds}[mover, st[buf[i]]] == 0:
+            return False
+    return True
+""") + "(st, T, mover, to, frm)"
