@@ -9,7 +9,9 @@ by a position move by move (`LineCounts`), so a distance costs one look-up."""
 
 from __future__ import annotations
 
+from dsl.ast import Form, Int, Node
 from stdlib.logic import cell_test, describe, site_table
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.moves import Origins, Reach, accept
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -318,3 +320,112 @@ def same_role(env: Env, a: RoleExpr, b: RoleExpr) -> Cond:
         return a(ctx) == b(ctx)
     return describe(test, "the roles are the same", "the roles differ")
 
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("move-by")
+def lower_move_by(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(move-by distance [directions] [over:] [to:] [from:] [of:] [if:] [unless:]): each of the
+    mover's pieces (on the from: sites, of the of: kind) exactly `distance` sites along each
+    direction (a literal, (pieces-on-line) of the line through From along that direction, or
+    a number judged with From bound), passing over sites that hold over: (a condition on what
+    Site holds, looked up by board value), onto a site holding to:; the filters are judged on
+    the board after the move with To and From bound."""
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move
+
+    given = keywords(node, {"over", "to", "from", "of", "if", "unless"}, k)
+    env = k.env
+    direction = args[1] if len(args) > 1 else None
+    steps, width = _lower_dirs(k, node, direction, "All")
+    loop = _lower_origins(k, node, given, steps, width)
+    target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
+    size = env.topology.size
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    distance = args[0]
+    if isinstance(distance, Form) and distance.head == "pieces-on-line" and not distance.args \
+            and not distance.kwargs:
+        # Both ways along the line of the direction, the piece itself counted.
+        name = getattr(direction, "name", "All")
+        dirs = env.resolve_dirs(name)
+        per_role = [tuple(dirs(r)) if callable(dirs) else tuple(dirs)
+                    for r in range(len(env.roles))]
+        lines = lines_of(env)
+        if any(lines.back[d] is None for ds in per_role for d in ds):
+            k.refuse(distance, "no kernel lowering of (pieces-on-line) along a direction "
+                               "without its opposite")
+        none = [-1] * size
+        back = k.table("steps back by role", [
+            [list(env.topology.step[str(lines.back[d])]) for d in ds] + [none] * (width - len(ds))
+            for ds in per_role])
+        distance_lines = (f"            m = 1\n"
+                          f"            u = {steps}[mover, d, s]\n"
+                          f"            while u != -1:\n"
+                          f"                if st[u] != 0:\n"
+                          f"                    m += 1\n"
+                          f"                u = {steps}[mover, d, u]\n"
+                          f"            u = {back}[mover, d, s]\n"
+                          f"            while u != -1:\n"
+                          f"                if st[u] != 0:\n"
+                          f"                    m += 1\n"
+                          f"                u = {back}[mover, d, u]\n")
+    elif isinstance(distance, Int):
+        distance_lines = f"            m = {distance.value}\n"
+    else:
+        value = k.lower(distance, "Int")
+        distance_lines = ("            to = -1\n"
+                          "            frm = s\n"
+                          f"            m = {value}\n")
+    passes = "True"
+    if "over" in given:
+        verdicts = site_table(k.compiled(given["over"]))
+        if verdicts is None:
+            k.refuse(given["over"], "no kernel lowering of (move-by) with an over: that "
+                                    "reads more than what Site holds")
+        over = k.table("site verdicts", [[int(b) for b in row] for row in verdicts])
+        passes = f"{over}[mover, st[u]] == 1"
+    filters = []
+    if "if" in given:
+        filters.append(f"({k.lower(given['if'], 'Boolean')})")
+    if "unless" in given:
+        filters.append(f"not ({k.lower(given['unless'], 'Boolean')})")
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    check = ""
+    if filters:  # judged on the board after the move, To and From bound
+        check = (f"            was = st[u]\n"
+                 f"            st[s] = {left}[v]\n"
+                 f"            st[u] = v\n"
+                 f"            to = u\n"
+                 f"            frm = s\n"
+                 f"            ok = {' and '.join(filters)}\n"
+                 f"            st[u] = was\n"
+                 f"            st[s] = v\n"
+                 f"            if not ok:\n"
+                 f"                continue\n")
+    start = k.action_start("move", node)
+    generate = k.function("move_by", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    to = -1
+    frm = -1
+{loop}{distance_lines}            if m < 1:
+                continue
+            u = s
+            ok = True
+            for i in range(m):
+                u = {steps}[mover, d, u]
+                if u == -1:
+                    ok = False
+                    break
+                if i < m - 1 and not ({passes}):
+                    ok = False
+                    break
+            if not ok or {open_}[u] == 0:
+                continue
+            x = st[u]
+            if not ({target}):
+                continue
+{check}            acts[n] = {start} + s * N + u
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))

@@ -1246,3 +1246,46 @@ def lower_mul(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(* numbers...): their product."""
     keywords(node, set(), k)
     return "(" + " * ".join(k.lower(a, "Int") for a in args) + ")"
+
+
+@lowers("is")
+def lower_is(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(is kind site): the site (none: never) holds what the kind says, for the mover. Of
+    Site it lowers only inside a lowering that reads its verdicts by board value
+    (site_table: every, move-by's over:)."""
+    from stdlib.moves import _cell
+
+    keywords(node, set(), k)
+    if isinstance(args[1], Const) and args[1].name == "Site":
+        k.refuse(node, "no kernel lowering of (is ...) of Site here yet")
+    site = k.lower(args[1], "Site")
+    test = _cell(k, node, args[0], "Any", "x")
+    return k.function("is_cell", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        return False
+    x = st[s]
+    return {test}
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("every")
+def lower_every(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(every region condition): the condition, one on what Site holds (looked up by board
+    value, as site_table gives it), holds on every site of the region."""
+    keywords(node, set(), k)
+    verdicts = site_table(k.compiled(args[1]))
+    if verdicts is None:
+        k.refuse(args[1], "no kernel lowering of (every ...) with a condition that reads more "
+                          "than what Site holds yet")
+    holds = k.table("site verdicts", [[int(b) for b in row] for row in verdicts])
+    region = k.lower(args[0], "Region")
+    return k.function("every", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if {holds}[mover, st[buf[i]]] == 0:
+            return False
+    return True
+""") + "(st, T, mover, to, frm)"

@@ -2383,3 +2383,10 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     if len(parts) > 1:
         out.append(guard(parts[1], f"not ({condition})"))
     return Alternatives(out)
+
+
+@lowers("optional")
+def lower_optional(k: Lower, node: Form, args: tuple[Node, ...]) -> Alternatives:
+    """(optional moves): the moves, and a pass to decline them."""
+    keywords(node, set(), k)
+    return Alternatives([k.lower(args[0], "Moves"), lower_pass(k, node, ())])

@@ -769,3 +769,48 @@ def lower_intersection(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 def lower_difference(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(difference region removed): the region's sites not in the removed, in its order."""
     return _lower_filtered(k, node, args, False)
+
+
+@lowers("sites Around")
+def lower_sites_around(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Around site-or-region [directions]): around one site, its neighbours in the
+    directions, in their order, from a table; around a region that depends only on the mover,
+    a table by mover. Around other regions it stays interpreted."""
+    from dsl.ast import Const, ListNode
+    from stdlib.lowering import keywords, padded
+
+    keywords(node, set(), k)
+    env = k.env
+    given = args[1] if len(args) > 1 else None
+    names = given.items if isinstance(given, ListNode) else (given,) if given else ()
+    if not all(isinstance(d, Const) for d in names):
+        k.refuse(node, "no kernel lowering of (sites Around) with these directions")
+    dirs: list[str] = []
+    for d in names or (None,):
+        dirs.extend(env.absolute_dirs(d.name if isinstance(d, Const) else "Adjacent"))
+    one = args[0]
+    if isinstance(one, Const) and one.name in ("To", "From", "LastTo", "LastFrom"):
+        size = env.topology.size
+        steps = [env.topology.step[d] for d in dirs]
+        rows = []
+        for s in range(size):
+            row: list[int] = []
+            for step in steps:
+                t = step[s]
+                if t != -1 and t != s and t not in row:
+                    row.append(t)
+            rows.append(row)
+        table = k.table("sites around", padded(rows))
+        site = k.lower(one, "Site")
+        return k.function("sites_around", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    s = {site}
+    c = 0
+    if s < 0:
+        return 0
+    while {table}[s, c] != -1:
+        buf[c] = {table}[s, c]
+        c += 1
+    return c
+""")
+    return _lower_by_mover(k, node, args)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dsl.ast import Form, ListNode, Node
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
@@ -77,3 +79,57 @@ def sites_visited(env: Env) -> Region:
         return state.last  # type: ignore[no-any-return]
     mark(region).description = "the sites visited this turn"
     return region
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("sites Visited")
+def lower_sites_visited(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Visited): the sites the turn so far changed, as the kernel records them (each
+    once). Only in the moves of a (continue ...): elsewhere the interpreter's region is empty
+    at a turn's first decision, which the kernel's record cannot tell (it holds the last
+    turn's sites then, and this turn's while a continuation is probed)."""
+    keywords(node, set(), k)
+    game = getattr(k, "game", None)
+    if game is None or not _continued_only(game.expansion.game, node):
+        k.refuse(node, "no kernel lowering of (sites Visited) outside a (continue ...)'s "
+                       "moves yet")
+    return k.function("sites_visited", """
+def {name}(st, T, mover, to, frm, buf):
+    k = st[H_NCHANGED]
+    c = 0
+    for i in range(k):
+        s = st[CHANGED + i]
+        seen = False
+        for j in range(c):
+            if buf[j] == s:
+                seen = True
+                break
+        if not seen:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+def _continued_only(root: Node, node: Node) -> bool:
+    """Whether `node` lies in the moves of some (continue ...) of `root`."""
+    def walk(n: Node, inside: bool) -> bool | None:
+        if n is node:
+            return inside
+        if isinstance(n, Form):
+            for i, a in enumerate(n.args):
+                found = walk(a, inside or (n.head == "continue" and i == 0))
+                if found is not None:
+                    return found
+            for kw in n.kwargs:
+                found = walk(kw.value, inside)
+                if found is not None:
+                    return found
+        elif isinstance(n, ListNode):
+            for item in n.items:
+                found = walk(item, inside)
+                if found is not None:
+                    return found
+        return None
+    return bool(walk(root, False))
