@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from dsl.ast import Const, Form, Node
 from stdlib.logic import describe
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Tracker
@@ -135,3 +137,51 @@ def count_groups(env: Env, role: RoleExpr, *, by: Direction = "All") -> IntExpr:
     def count(ctx: Ctx) -> int:
         return counter.count(pieces(ctx, role(ctx)))
     return count
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("one-group")
+def lower_one_group(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(one-group role [by:]): the role has a piece and its pieces form one group, joined by
+    the by: directions: a flood from its first piece reaches them all."""
+    given = keywords(node, {"by"}, k)
+    env = k.env
+    by = given.get("by")
+    if by is not None and not isinstance(by, Const):
+        k.refuse(node, "no kernel lowering of (one-group) with these directions")
+    dirs = env.absolute_dirs(by.name if isinstance(by, Const) else "All")
+    near = k.table("neighbours", padded(env.topology.neighbours(tuple(dirs))))
+    role = k.lower(args[0], "Role")
+    return k.function("one_group", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    total = 0
+    first = -1
+    for s in range(N):
+        if OWNER[st[s]] == r:
+            total += 1
+            if first < 0:
+                first = s
+    if total == 0:
+        return False
+    seen = np.zeros(N, np.uint8)
+    stack = np.empty(N, np.int32)
+    stack[0] = first
+    seen[first] = 1
+    top = 1
+    found = 1
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        j = 0
+        while {near}[s, j] != -1:
+            t = {near}[s, j]
+            j += 1
+            if seen[t] == 0 and OWNER[st[t]] == r:
+                seen[t] = 1
+                found += 1
+                stack[top] = t
+                top += 1
+    return found == total
+""") + "(st, T, mover, to, frm)"
