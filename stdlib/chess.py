@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dsl.ast import Form, Node
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.moves import (
     AttackTest,
     Line,
@@ -298,26 +300,11 @@ def castling_rights(env: Env, king: str, rook: str, start: Sequence[int]) -> lis
     return rights
 
 
-@ludeme("castle")
-def castle(env: Env, king: str, rook: str, *, attacks: Moves,
-           king_to: list[str] | None = None, rook_to: list[str] | None = None) -> Moves:
-    """Castling: the mover's king, and a rook of the king's row, neither of which has left
-    its start site (nor been taken there), with only empty sites between them: the king goes
-    two sites towards the rook and the rook to the site the king crossed, unless the king
-    stands on, crosses or lands on a site the other player `attacks:`. Written as the king's
-    move (`e1-g1`). Position text keeps the rights still held as `castling: KQkq` (K and Q
-    the king's and queen's sides, capitals for the first player) when some are lost.
-
-    With king-to: and rook-to: (columns, the side of column a first), the king and rook end
-    on those columns wherever they started, as in Chess960: every site either crosses must
-    be empty but for the two of them, and none the king stands on or crosses attacked. Then
-    castling is written as the king moving onto its rook (`b1-a1`), as UCI writes Chess960,
-    since the king may move one site or none.
-
-    (castle "King" "Rook" attacks:("Attacks") king-to:{"c" "g"} rook-to:{"d" "f"})"""
-    test = attack_test(env, attacks)
-    topo = env.topology
-    ends: list[tuple[int, int]] = []  # per side (column a's first): king's, rook's column
+def castling_ends(env: Env, king_to: list[str] | None, rook_to: list[str] | None
+                  ) -> list[tuple[int, int]]:
+    """Per side (column a's first), the king's and the rook's columns after castling, as
+    king-to: and rook-to: give them (Chess960); none without them."""
+    ends: list[tuple[int, int]] = []
     if (king_to is None) != (rook_to is None):
         env.error("king-to: and rook-to: go together")
     elif king_to is not None and rook_to is not None:
@@ -329,17 +316,26 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
 
             ends = [(column_number(k), column_number(r))
                     for k, r in zip(king_to, rook_to, strict=True)]
-    names = env.names
-    roles = len(env.roles)
-    values: list[tuple[int, int]] = []  # per role: its king's and rook's board values
-    for r in range(roles):
+    return ends
+
+
+def castling_values(env: Env, king: str, rook: str) -> list[tuple[int, int]]:
+    """Per role: its king's and rook's board values (-1: the role has no such piece, never
+    castles)."""
+    values: list[tuple[int, int]] = []
+    for r in range(len(env.roles)):
         k, rk = kind_value(env, r, king), kind_value(env, r, rook)
-        values.append((k or -1, rk or -1))  # -1: the role has no such piece, never castles
-    plans: list[Castling] = []  # made once, when the start position is first asked for
-    slot = len(env.memories)
+        values.append((k or -1, rk or -1))
+    return values
+
+
+def castling_plans(env: Env, king: str, rook: str, ends: list[tuple[int, int]],
+                   values: list[tuple[int, int]], start: Sequence[int]) -> list[Castling]:
+    """What castling by each right of the start position needs and does."""
+    topo = env.topology
+    names = env.names
 
     def plan(right: Right) -> Castling:
-        """What castling by one right needs and does, worked out once."""
         r, k, rk = right
         kc, rc = topo.col_of[k], topo.col_of[rk]
         symbol = env.pieces[env.piece_of(r) - 1].symbol
@@ -360,11 +356,37 @@ def castle(env: Env, king: str, rook: str, *, attacks: Moves,
         return Castling(right, letter, Move("move", written, changes, names),
                         tuple(by_col[c] for c in sorted(crossed) if by_col[c] not in (k, rk)),
                         tuple(by_col[c] for c in range(min(kc, kd), max(kc, kd) + 1)))
+    return [plan(right) for right in castling_rights(env, king, rook, start)]
+
+
+@ludeme("castle")
+def castle(env: Env, king: str, rook: str, *, attacks: Moves,
+           king_to: list[str] | None = None, rook_to: list[str] | None = None) -> Moves:
+    """Castling: the mover's king, and a rook of the king's row, neither of which has left
+    its start site (nor been taken there), with only empty sites between them: the king goes
+    two sites towards the rook and the rook to the site the king crossed, unless the king
+    stands on, crosses or lands on a site the other player `attacks:`. Written as the king's
+    move (`e1-g1`). Position text keeps the rights still held as `castling: KQkq` (K and Q
+    the king's and queen's sides, capitals for the first player) when some are lost.
+
+    With king-to: and rook-to: (columns, the side of column a first), the king and rook end
+    on those columns wherever they started, as in Chess960: every site either crosses must
+    be empty but for the two of them, and none the king stands on or crosses attacked. Then
+    castling is written as the king moving onto its rook (`b1-a1`), as UCI writes Chess960,
+    since the king may move one site or none.
+
+    (castle "King" "Rook" attacks:("Attacks") king-to:{"c" "g"} rook-to:{"d" "f"})"""
+    test = attack_test(env, attacks)
+    ends = castling_ends(env, king_to, rook_to)
+    values = castling_values(env, king, rook)
+    roles = len(env.roles)
+    plans: list[Castling] = []  # made once, when the start position is first asked for
+    slot = len(env.memories)
 
     def rights() -> list[Castling]:
         if not plans:
             start = env.shared.get("start board") or []
-            plans.extend(plan(right) for right in castling_rights(env, king, rook, start))
+            plans.extend(castling_plans(env, king, rook, ends, values, start))
         return plans
 
     watched: list[frozenset[int]] = []  # the kings' and rooks' start sites
@@ -556,3 +578,350 @@ def halfmove_clock(env: Env, piece: str) -> IntExpr:
     declare(env, MoveCounters(len(env.roles)))
     return lambda ctx: int(ctx.state.quiet) if ctx.state is not None else 0
 
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+def lower_attacks(k: Lower, node: Node, test: Any) -> str:
+    """The name of a kernel function `(st, T, site, role) -> bool` doing what the attack test
+    `test` (attack_test's: a reverse test of steps, slides and leaps) does: can a piece of
+    `role` take on the site? `node` is the by: moves, for a refusal."""
+    from stdlib.moves import AnyAttacks, LeapAttacks, RayAttacks
+
+    parts: list[Any] = []
+    pending = [test]
+    while pending:
+        t = pending.pop(0)
+        if isinstance(t, AnyAttacks):
+            pending[:0] = t.tests
+        elif isinstance(t, RayAttacks | LeapAttacks):
+            parts.append(t)
+        else:
+            k.refuse(node, "no kernel lowering of these attacks (only steps, slides and leaps "
+                     "that take by replacement)")
+    env = k.env
+    values = len(env.owner)
+    size = env.topology.size
+    roles = len(env.roles)
+    calls = []
+    for t in parts:
+        kinds = k.table("attacking kinds", [1 if t.kinds is None or v in t.kinds else 0
+                                            for v in range(values)])
+        if isinstance(t, LeapAttacks):
+            width = max(1, max(len(x) for x in t.targets))
+            targets = k.table("leap targets", [list(x) + [-1] * (width - len(x))
+                                               for x in t.targets])
+            calls.append(k.function("leap_attacks", f"""
+def {{name}}(st, T, site, role):
+    for i in range({width}):
+        t = {targets}[site, i]
+        if t == -1:
+            return False
+        v = st[t]
+        if OWNER[v] == role and {kinds}[v] == 1:
+            return True
+    return False
+"""))
+            continue
+        rays = max(1, max(len(per) for by_role in t.looks for per in by_role))
+        length = max(1, max((len(ray) for by_role in t.looks for per in by_role for ray in per),
+                            default=1))
+        table = [[[list(ray) + [-1] * (length - len(ray)) for ray in t.looks[r][s]]
+                  + [[-1] * length] * (rays - len(t.looks[r][s])) for s in range(size)]
+                 for r in range(roles)]
+        looks = k.table("attack rays", table)
+        calls.append(k.function("ray_attacks", f"""
+def {{name}}(st, T, site, role):
+    for i in range({rays}):
+        for j in range({length}):
+            t = {looks}[role, site, i, j]
+            if t == -1:
+                break
+            v = st[t]
+            if v != 0:
+                if OWNER[v] == role and {kinds}[v] == 1:
+                    return True
+                break
+    return False
+"""))
+    body = "\n".join(f"    if {c}(st, T, site, role):\n        return True" for c in calls)
+    return k.function("attacks", f"""
+def {{name}}(st, T, site, role):
+{body}
+    return False
+""")
+
+
+@lowers("attacked")
+def lower_attacked(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(attacked region by: [attacker:]): a piece of the attacker (the player after the mover
+    by default) could take on one of the region's sites, by the by: moves' reverse test."""
+    given = keywords(node, {"by", "attacker"}, k)
+    compiled = k.compiled(node)
+    if not isinstance(compiled, Attacked):
+        k.refuse(node, "no kernel lowering of this (attacked)")
+    test = lower_attacks(k, given["by"], compiled.test)
+    region = k.lower(args[0], "Region")
+    role = k.lower(given["attacker"], "Role") if "attacker" in given else "((mover + 1) % R)"
+    return k.function("attacked", f"""
+def {{name}}(st, T, mover, to, frm):
+    role = {role}
+    buf = np.empty(N, np.int32)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if {test}(st, T, buf[i], role):
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"
+
+
+def _memory_index(k: Lower, node: Form, key: str) -> int:
+    """The index of the game's one memory `key` (its value in State.memory)."""
+    found = [i for i, m in enumerate(k.env.memories) if m.key == key]
+    if len(found) != 1:
+        k.refuse(node, f"no kernel lowering of ({node.head}) where the game keeps "
+                 f"{len(found)} memories {key!r}")
+    return found[0]
+
+
+@lowers("castle")
+def lower_castle(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(castle king rook attacks: [king-to: rook-to:]): per right of the start position, the
+    castling move while the right is held (its lost rights kept as the memory 'castling',
+    one slot per right, 1 when lost), the sites between empty and none the king stands on or
+    crosses attacked."""
+    from dsl.ast import ListNode, Str
+
+    given = keywords(node, {"attacks", "king-to", "rook-to"}, k)
+    if not all(isinstance(a, Str) for a in args[:2]):
+        k.refuse(node, "no kernel lowering of (castle) with computed kinds")
+    king, rook = (a.value for a in args[:2])  # type: ignore[attr-defined]
+    columns: list[list[str] | None] = []
+    for name in ("king-to", "rook-to"):
+        given_cols = given.get(name)
+        if given_cols is None:
+            columns.append(None)
+            continue
+        items = given_cols.items if isinstance(given_cols, ListNode) else ()
+        if not items or not all(isinstance(i, Str) for i in items):
+            k.refuse(node, f"no kernel lowering of (castle) with this {name}:")
+        columns.append([i.value for i in items])  # type: ignore[attr-defined]
+    env = k.env
+    ends = castling_ends(env, columns[0], columns[1])
+    values = castling_values(env, king, rook)
+    start = env.shared.get("start board") or []
+    plans = castling_plans(env, king, rook, ends, values, start)
+    memory = _memory_index(k, node, "castling")
+    rights = [c.right for c in plans]
+    width = max(1, len(plans))
+
+    def encode(state: Any) -> list[int]:
+        lost = state.memory[memory] if state.memory else None
+        return [1 if lost and r in lost else 0 for r in rights] + [0] * (width - len(rights))
+    slot = k.slot("castling", width, encode)
+    test = lower_attacks(k, given["attacks"], attack_test(env, k.compiled(given["attacks"])))
+    move_start = k.action_start("move", node)
+    cross = max(1, max((len(c.between) for c in plans), default=1))
+    path = max(1, max((len(c.path) for c in plans), default=1))
+    # Per right: role, king's site, rook's site, the sites written (from, to), the king's and
+    # the rook's sites after (-1: no move), then the sites between and the king's path.
+    rows = []
+    for c in plans:
+        r, ks, rs = c.right
+        if c.move is None:
+            rows.append([r, ks, rs, -1, -1, -1, -1])
+            continue
+        ch = c.move.changes
+        rows.append([r, ks, rs, c.move.sites[0], c.move.sites[-1], ch[2][0], ch[3][0]])
+    rows = rows or [[-1] * 7]
+    table = k.table("castling rights", rows)
+    between = k.table("castling between", [list(c.between) + [-1] * (cross - len(c.between))
+                                           for c in plans] or [[-1] * cross])
+    crossed = k.table("castling path", [list(c.path) + [-1] * (path - len(c.path))
+                                        for c in plans] or [[-1] * path])
+    pieces = k.table("castling pieces", [list(v) for v in values])
+    count = len(plans)
+    generate = k.function("castle", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    for c in range({count}):
+        if {table}[c, 0] != mover or {table}[c, 3] < 0:
+            continue
+        if st[{table}[c, 1]] != {pieces}[mover, 0] or st[{slot} + c] == 1 \\
+                or st[{table}[c, 2]] != {pieces}[mover, 1]:
+            continue
+        clear = True
+        for j in range({cross}):
+            s = {between}[c, j]
+            if s == -1:
+                break
+            if st[s] != 0:
+                clear = False
+                break
+        if not clear:
+            continue
+        for j in range({path}):
+            s = {crossed}[c, j]
+            if s == -1:
+                break
+            if {test}(st, T, s, (mover + 1) % R):
+                clear = False
+                break
+        if clear:
+            acts[n] = {move_start} + {table}[c, 3] * N + {table}[c, 4]
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_castle", f"""
+def {{name}}(st, T, mover, act):
+    for c in range({count}):
+        if {table}[c, 0] == mover and {table}[c, 3] >= 0 and \\
+                act == {move_start} + {table}[c, 3] * N + {table}[c, 4]:
+            change(st, {table}[c, 1], 0)
+            change(st, {table}[c, 2], 0)
+            change(st, {table}[c, 5], {pieces}[mover, 0])
+            change(st, {table}[c, 6], {pieces}[mover, 1])
+            st[H_TO] = {table}[c, 4]
+            st[H_FROM] = {table}[c, 1]
+            return
+""")
+    # The rights lost: those whose king's or rook's site the turn changed (a right once lost
+    # stays lost, so the turn's changes serve as well as the decision's).
+    update = k.function("remember_castling", f"""
+def {{name}}(st, T, mover, before):
+    changed = st[H_NCHANGED]
+    for c in range({count}):
+        if st[{slot} + c] == 1:
+            continue
+        ks = {table}[c, 1]
+        rs = {table}[c, 2]
+        if changed < 0:
+            if before[ks] != st[ks] or before[rs] != st[rs]:
+                st[{slot} + c] = 1
+            continue
+        for i in range(changed):
+            x = st[CHANGED + i]
+            if x == ks or x == rs:
+                st[{slot} + c] = 1
+                break
+""")
+    k.remember("castling", update, "castling")
+    return Generator(generate, make, frozenset({"move"}))
+
+
+@lowers("en-passant")
+def lower_en_passant(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(en-passant piece): the capture while the memory 'en passant' holds (the site passed
+    over, the site of the piece that passed; two slots, -1 for none), kept after each
+    decision as the interpreter's update does (the sites whose contents changed)."""
+    from dsl.ast import Str
+
+    keywords(node, set(), k)
+    if not isinstance(args[0], Str):
+        k.refuse(node, "no kernel lowering of (en-passant) with a computed kind")
+    env = k.env
+    topo = env.topology
+    size = topo.size
+    kinds = kinds_named(env, args[0].value) or frozenset()
+    memory = _memory_index(k, node, "en passant")
+
+    def encode(state: Any) -> list[int]:
+        value = state.memory[memory] if state.memory else None
+        return [-1, -1] if value is None else [int(value[0]), int(value[1])]
+    slot = k.slot("en passant", 2, encode)
+    step = topo.step
+    beside = [[t for d in ("E", "W") if d in step and (t := step[d][s]) != -1]
+              for s in range(size)]
+    beside_table = k.table("beside", [b + [-1] * (2 - len(b)) for b in beside])
+    at = {(c, r): s for s, (c, r) in enumerate(zip(topo.col_of, topo.row_of, strict=True))}
+    double = [[-1] * size for _ in range(size)]
+    for (c, r), s in at.items():
+        for dr in (2, -2):
+            reached, middle = at.get((c, r + dr), -1), at.get((c, r + dr // 2), -1)
+            if reached >= 0 and middle >= 0:
+                double[s][reached] = middle
+    doubles = k.table("double steps", double)
+    forward = env.resolve_dirs("ForwardDiagonal")
+    ahead = []
+    for r in range(len(env.roles)):
+        dirs = forward(r) if callable(forward) else forward
+        ahead.append([[step[d][b] for d in dirs if d in step] for b in range(size)])
+    width = max(1, max(len(x) for per in ahead for x in per))
+    ahead_table = k.table("forward diagonal", [[x + [-1] * (width - len(x)) for x in per]
+                                               for per in ahead])
+    kind = k.table("en passant kinds", [1 if v in kinds else 0 for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    generate = k.function("en_passant", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    site = st[{slot}]
+    if site < 0:
+        return n
+    landed = st[{slot} + 1]
+    for i in range(2):
+        b = {beside_table}[landed, i]
+        if b == -1:
+            continue
+        v = st[b]
+        if {kind}[v] == 0 or OWNER[v] != mover or st[site] != 0:
+            continue
+        for j in range({width}):
+            if {ahead_table}[mover, b, j] == site:
+                acts[n] = {start} + b * N + site
+                tags[n] = tag
+                n += 1
+                break
+    return n
+""")
+    make = k.function("make_en_passant", f"""
+def {{name}}(st, T, mover, act):
+    a = act - {start}
+    b = a // N
+    site = a % N
+    v = st[b]
+    change(st, b, 0)
+    change(st, st[{slot} + 1], 0)
+    change(st, site, v)
+    st[H_TO] = site
+    st[H_FROM] = b
+""")
+    update = k.function("remember_en_passant", f"""
+def {{name}}(st, T, mover, before):
+    gone = -1
+    landed = -1
+    st[{slot}] = -1
+    st[{slot} + 1] = -1
+    for x in range(N):
+        old = before[x]
+        new = st[x]
+        if old == new:
+            continue
+        if new == 0:
+            if {kind}[old] == 1:
+                if gone >= 0:
+                    return
+                gone = x
+        elif old == 0 and {kind}[new] == 1:
+            if landed >= 0:
+                return
+            landed = x
+    if gone < 0 or landed < 0:
+        return
+    site = {doubles}[gone, landed]
+    if site < 0:
+        return
+    them = OWNER[st[landed]]
+    for i in range(2):
+        b = {beside_table}[landed, i]
+        if b != -1 and {kind}[st[b]] == 1 and OWNER[st[b]] != them:
+            st[{slot}] = site
+            st[{slot} + 1] = landed
+            return
+""")
+    k.remember("en passant", update, "en passant")
+    return Generator(generate, make, frozenset({"move"}))
+
+
+@lowers("halfmove-clock")
+def lower_halfmove_clock(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(halfmove-clock piece): the builder's count of quiet decisions (H_QUIET)."""
+    keywords(node, set(), k)
+    return "st[H_QUIET]"

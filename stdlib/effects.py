@@ -211,3 +211,17 @@ def {{name}}(st, T, mover, to, frm):
         if v != 0:
             change(st, s, {left}[v])
 """))
+
+
+@lowers("forbid")
+def lower_forbid(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(forbid condition): a step that refuses the decision before it when the condition
+    holds (the builder tries each move of that decision with it, and skips it when the move
+    is made)."""
+    keywords(node, set(), k)
+    condition = k.lower(args[0], "Boolean")
+    return Lowered(k.function("forbid", f"""
+def {{name}}(st, T, mover, to, frm):
+    if {condition}:
+        st[H_REFUSED] = 1
+"""), may_refuse=True)

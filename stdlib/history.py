@@ -294,21 +294,32 @@ class _Fresh(MoveScreen):
 
 @lowers("repeated")
 def lower_repeated(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(repeated [last:N] [times:N]) over the kernel's position history (the hashes of the
-    boards after each turn, the start's first, at HISTORY): as `repeated`, a move being tried
-    (H_TRYING) makes a board not in the history yet; a turn that changed nothing repeats
-    nothing."""
+    """(repeated [last:N] [times:N] [situational:]) over the kernel's position history (the
+    hashes of the boards after each turn, the start's first, at HISTORY; with situational:true
+    those of the situations, at SITUATIONS, the player to move being the next one while a
+    move is tried): as `repeated`, a move being tried (H_TRYING) makes a board not in the
+    history yet; a turn that changed nothing repeats nothing."""
     given = keywords(node, {"last", "times", "situational"}, k)
     flag = given.get("situational")
-    if flag is not None and not (isinstance(flag, Bool) and not flag.value):
-        k.refuse(node, "no kernel lowering of (repeated situational:true) yet")
+    if flag is not None and not isinstance(flag, Bool):
+        k.refuse(node, "no kernel lowering of (repeated) with a computed situational:")
+    situational = flag is not None and flag.value
     last_node, times_node = given.get("last"), given.get("times")
     last = last_node.value if isinstance(last_node, Int) else None
     times = times_node.value if isinstance(times_node, Int) else 2
     if last_node is not None and last is None or times_node is not None \
             and not isinstance(times_node, Int):
         k.refuse(node, "no kernel lowering of (repeated) with computed arguments")
-    if last is None:
+    if situational:  # (last: is an error with situational:)
+        k.keep_situations()
+        found = f"""
+    h = situation_hash(st, h, (mover + 1) % R if st[H_TRYING] == 1 else st[H_TO_MOVE])
+    seen = 0
+    for i in range(st[H_HISTORY]):
+        if st[SITUATIONS + i] == h:
+            seen += 1
+    return seen >= {times - 1} + (0 if st[H_TRYING] == 1 else 1)"""
+    elif last is None:
         found = f"""
     seen = 0
     for i in range(st[H_HISTORY]):

@@ -131,11 +131,18 @@ class Lower(Protocol):
         (declared once per name: asking again gives the same); `encode(state)` gives their
         values in an interpreter position (stdlib State)."""
 
-    def remember(self, key: str, update: str) -> None:
+    def remember(self, key: str, update: str, slot: str = "") -> None:
         """Keep the interpreter's memory `key` (stdlib.runtime.Memory, e.g. castling rights):
         `update` names a function `(st, T, mover, before)` called after each decision and its
         automatic steps (as the interpreter updates memories), `before` being the board
-        before the decision; the memory's value lives in the lowering's slots."""
+        before the decision; the memory's value lives in the lowering's slots, those
+        declared under the name `slot` (a situation hashes them: keep_situations)."""
+
+    def keep_situations(self) -> None:
+        """Keep the history of situations beside the positions': after each turn, at
+        SITUATIONS + i for the i-th position of the history, `situation_hash(st, h,
+        to_move)` of the board's hash h, the player to move and the memories' values (the
+        slots `remember` was given), as (repeated situational:true) compares them."""
 
     def action_start(self, kind: str, node: Node) -> int:
         """The first action number of the move kind's block in the game's action space."""

@@ -1193,6 +1193,18 @@ def leaps(env: Env, targets: Sequence[Sequence[tuple[int, ...]]], to: CellKind,
     return (scan if origins.known is None or not fast else generate), pairs
 
 
+def leap_targets(env: Env, across: int, up: int) -> list[tuple[int, ...]]:
+    """Per site, the sites `across` columns and `up` rows away, turned and mirrored every
+    way (a grid board's (leap ...))."""
+    xy = env.topology.xy
+    at = {(round(x), round(y)): s for s, (x, y) in enumerate(xy)}
+    offsets = sorted({(sx * a, sy * b) for a, b in ((across, up), (up, across))
+                      for sx in (1, -1) for sy in (1, -1)})
+    return [tuple(t for dx, dy in offsets
+                  if (t := at.get((round(x) + dx, round(y) + dy), -1)) >= 0)
+            for x, y in xy]
+
+
 @ludeme("leap")
 def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
          from_: Region | None = None, of: str | None = None, path: Direction | None = None,
@@ -1217,13 +1229,7 @@ def leap(env: Env, across: int, up: int, *, to: CellKind = "EmptyOrEnemy",
         from stdlib.jumps import lame_leap
 
         return lame_leap(env, across, up, to, from_, of, path, within, if_, unless)
-    xy = env.topology.xy
-    at = {(round(x), round(y)): s for s, (x, y) in enumerate(xy)}
-    offsets = sorted({(sx * a, sy * b) for a, b in ((across, up), (up, across))
-                      for sx in (1, -1) for sy in (1, -1)})
-    targets = [tuple(t for dx, dy in offsets
-                     if (t := at.get((round(x) + dx, round(y) + dy), -1)) >= 0)
-               for x, y in xy]
+    targets = leap_targets(env, across, up)
     kinds = kinds_named(env, of)
     chosen, pairs = leaps(env, [targets] * len(env.roles), to, from_, kinds, if_, unless)
     given = mark(chosen)
@@ -2383,6 +2389,124 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     if len(parts) > 1:
         out.append(guard(parts[1], f"not ({condition})"))
     return Alternatives(out)
+
+
+# Leaps and promotions (the chess family's moves).
+
+@lowers("leap")
+def lower_leap(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(leap across up [to:] [from:] [of:]): to each site a leap away, whatever lies between,
+    holding to: (path:, within: and filters stay interpreted)."""
+    given = keywords(node, {"to", "from", "of"}, k)
+    if not (len(args) == 2 and all(isinstance(a, Int) for a in args)):
+        k.refuse(node, "no kernel lowering of (leap) with computed distances")
+    env = k.env
+    targets = leap_targets(env, args[0].value, args[1].value)  # type: ignore[attr-defined]
+    width = max(1, max(len(t) for t in targets))
+    size = env.topology.size
+    table = [[[t[d] if d < len(t) else -1 for t in targets] for d in range(width)]]
+    steps = k.table("leaps by role", table * len(env.roles))
+    target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    start = k.action_start("move", node)
+    generate = k.function("leap", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            if t == -1 or {open_}[t] == 0:
+                continue
+            x = st[t]
+            if {target}:
+                acts[n] = {start} + s * N + t
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+@lowers("promoting")
+def lower_promoting(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator | Alternatives:
+    """(promoting moves to: in: [of:]): each moving generator of the moves, except that a
+    move of a piece (of the of: kind) onto a site of the region (one that depends only on
+    the mover) becomes one move per kind named in to:, numbered in that kind's block."""
+    from dsl.ast import ListNode
+    from stdlib.regions import region_by_mover
+
+    given = keywords(node, {"to", "in", "of"}, k)
+    env = k.env
+    names = given["to"]
+    items = names.items if isinstance(names, ListNode) else (names,)
+    if not all(isinstance(i, Str) for i in items):
+        k.refuse(node, "no kernel lowering of (promoting) with computed kinds")
+    zone = region_by_mover(k, given["in"]) if isinstance(given["in"], Form) else None
+    if zone is None:
+        k.refuse(node, "no kernel lowering of (promoting) in a region that depends on the "
+                 "position")
+    of = given.get("of")
+    if of is not None and not isinstance(of, Str):
+        k.refuse(node, "no kernel lowering of (promoting) with a computed of:")
+    kinds = kinds_named(env, of.value if isinstance(of, Str) else None)
+    roles = range(len(env.roles))
+    size = env.topology.size
+    starts, values = [], []
+    for r in roles:
+        here_starts, here_values = [], []
+        for i in items:
+            value = kind_value(env, r, i.value)  # type: ignore[attr-defined]
+            if value is None:
+                k.refuse(node, "a role has no piece to promote to")
+            letter = env.pieces[value - 1].symbol.upper()
+            here_starts.append(k.action_start(f"{PROMOTION_PREFIX}{letter}", node))
+            here_values.append(value)
+        starts.append(here_starts)
+        values.append(here_values)
+    choices = len(items)
+    start_table = k.table("promotion blocks", starts)
+    value_table = k.table("promotion values", values)
+    mask = k.table("promotion zone", [[1 if s in z else 0 for s in range(size)] for z in zone])
+    promoted = k.table("promoted kinds", [1 if kinds is None or v in kinds else 0
+                                          for v in range(len(env.owner))])
+    move_start = k.action_start("move", node)
+    kinds_made = frozenset(f"{PROMOTION_PREFIX}{env.pieces[v - 1].symbol.upper()}"
+                           for here in values for v in here)
+
+    def wrap(moves: Generator | Alternatives) -> Generator | Alternatives:
+        if isinstance(moves, Alternatives):
+            return Alternatives([wrap(p) for p in moves.parts], moves.ordered)
+        if not isinstance(moves, Generator) or moves.kinds != {"move"}:
+            k.refuse(node, "no kernel lowering of (promoting) over moves other than a "
+                     "piece's")
+        generate = k.function("promoting", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    m = {moves.generate}(st, T, mover, acts, tags, n, tag)
+    end = m
+    for i in range(n, m):
+        a = acts[i] - {move_start}
+        s = a // N
+        t = a % N
+        if {mask}[mover, t] == 0 or {promoted}[st[s]] == 0:
+            continue
+        acts[i] = {start_table}[mover, 0] + a
+        for j in range(1, {choices}):
+            acts[end] = {start_table}[mover, j] + a
+            tags[end] = tag
+            end += 1
+    return end
+""")
+        make = k.function("make_promoting", f"""
+def {{name}}(st, T, mover, act):
+    if {move_start} <= act < {move_start} + N * N:
+        {moves.make}(st, T, mover, act)
+        return
+    for j in range({choices}):
+        a = act - {start_table}[mover, j]
+        if 0 <= a < N * N:
+            {moves.make}(st, T, mover, {move_start} + a)
+            change(st, a % N, {value_table}[mover, j])
+            return
+""")
+        return Generator(generate, make, moves.kinds | kinds_made, moves.passes)
+    return wrap(k.lower(args[0], "Moves"))
 
 
 @lowers("optional")

@@ -43,6 +43,7 @@ class KernelSource:
     # The lowerings' slots: (offset, size, encode(state) -> their values).
     slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = field(default_factory=list)
     history: int = 0  # how many positions' hashes the state keeps (0: no history)
+    situations: bool = False  # ... and as many situations' hashes after them (see situations)
     digest: str = field(default="")
 
 
@@ -60,6 +61,8 @@ class Builder:
         # The lowerings' own state: name -> (offset constant, size, encode).
         self.slots: dict[str, tuple[str, int, Callable[[Any], Sequence[int]]]] = {}
         self.memories: dict[str, str] = {}  # memory key -> its update function
+        self.memory_slots: list[str] = []  # the names of the slots that hold memories' values
+        self.situational = False  # keep the situations' history (keep_situations)
 
     # stdlib.lowering.Lower ----------------------------------------------------------------
     def refuse(self, node: Node, reason: str) -> NoReturn:
@@ -94,8 +97,13 @@ class Builder:
         self.slots[name] = (offset, size, encode)
         return offset
 
-    def remember(self, key: str, update: str) -> None:
+    def remember(self, key: str, update: str, slot: str = "") -> None:
         self.memories[key] = update
+        if slot and slot not in self.memory_slots:
+            self.memory_slots.append(slot)
+
+    def keep_situations(self) -> None:
+        self.situational = True
 
     def action_start(self, kind: str, node: Node) -> int:
         entry = self.game.actions.by_kind.get(kind)
@@ -315,6 +323,9 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     else:
         lines += ["HISTORY = 0", "HISTORY_CAP = 0", "ZOBRIST = np.zeros((1, 1), np.int64)"]
     lines.append(f"KEEPS_HISTORY = {bool(history)}")
+    lines += _situations(b, game, history)
+    if b.situational and history:
+        size += history
     swap_tag = len(tags)
     swap = b.action_start("swap", game.expansion.game) if game.pie else -1
     max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
@@ -381,8 +392,10 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                 "    st[H_PASSES] = st[H_PASSES] + 1 if st[H_ALLPASS] == 1 else 0",
                 "    st[H_ALLPASS] = 1", "    st[H_TURN] += 1", "    st[H_NDICE] = 0",
                 "    if PIE:", "        st[H_PIE_OPEN] = 1 if pie_open(st) else 0",
+                "    pushed = False",
                 "    if KEEPS_HISTORY and st[H_HISTORY] < HISTORY_CAP:",
                 "        st[HISTORY + st[H_HISTORY]] = st[H_HASH]", "        st[H_HISTORY] += 1",
+                "        pushed = True",
                 "    ph = st[H_PHASE]", "    to = -1", "    frm = -1"]
     for p, phase in enumerate(phases):
         if phase.until is None:
@@ -390,7 +403,9 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         end_turn += [f"    if ph == {p} and {phase.until}:", f"        st[H_PHASE] = {p + 1}"]
         if phase.next is not None:
             end_turn.append(f"        st[H_TO_MOVE] = {phase.next}")
-    end_turn.append("    judge(st, T)")
+    end_turn += ["    if KEEPS_SITUATIONS and pushed:",
+                 "        st[SITUATIONS + st[H_HISTORY] - 1] = situation_hash(st, st[H_HASH], "
+                 "st[H_TO_MOVE])", "    judge(st, T)"]
     judge = ["@njit(cache=True)", "def judge(st, T):",
              "    mover = (st[H_TO_MOVE] - 1) % R", "    to = -1", "    frm = -1"]
     for i, (condition, result) in enumerate(end_rules):
@@ -403,7 +418,35 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     source = "\n\n\n".join(lines) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
-                        history, digest[:24])
+                        history, bool(b.situational and history), digest[:24])
+
+
+def _situations(b: Builder, game: Game, history: int) -> list[str]:
+    """The situations' history (Lower.keep_situations), after the positions' (SITUATIONS,
+    as many entries, counted by H_HISTORY too), and `situation_hash(st, h, to_move)`: the
+    situation of the board hashed h with to_move to move and the memories' values in the
+    state (the kernel's own hash: only equality matters)."""
+    import random
+
+    kept = b.situational and history > 0
+    rng = random.Random(0x5_1DE)
+    signed = [(x - (1 << 64) if x >= 1 << 63 else x)
+              for x in (rng.getrandbits(64) for _ in range(game.roles))]
+    widths = [(name, b.slots[name][0], b.slots[name][1]) for name in b.memory_slots]
+    keys = [(x - (1 << 64) if x >= 1 << 63 else x)
+            for x in (rng.getrandbits(64) for _ in range(max(1, sum(w for *_, w in widths))))]
+    body = ["@njit(cache=True)", "def situation_hash(st, h, to_move):",
+            "    h ^= MOVER_KEYS[to_move]"]
+    j = 0
+    for _, offset, width in widths:
+        body += [f"    for i in range({width}):",
+                 f"        h ^= (st[{offset} + i] + 3) * SITUATION_KEYS[{j} + i]"]
+        j += width
+    body.append("    return h")
+    return [f"SITUATIONS = {'HISTORY + HISTORY_CAP' if kept else 0}",
+            f"KEEPS_SITUATIONS = {kept}",
+            f"MOVER_KEYS = np.array({signed!r}, dtype=np.int64)",
+            f"SITUATION_KEYS = np.array({keys!r}, dtype=np.int64)", "\n".join(body)]
 
 
 def _chance(game: Game, phases: list[Phase]) -> str:
@@ -668,6 +711,51 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
         winners[g] = st[H_RESULT]
         reasons[g] = st[H_REASON]
         lengths[g] = plies
+
+
+@njit(cache=True)
+def perft(st, T, depth):
+    """The move sequences of `depth` decisions from st (perft; 1 at depth 0): each legal
+    action once (two generators may list the same move), none after the game's end; st is
+    left as it was. Each level makes its moves on a state of its own, copied up to the
+    history and the history so far (all that apply reads or adds to)."""
+    if depth <= 0:
+        return 1
+    levels = np.empty((depth, st.shape[0]), st.dtype)
+    levels[0, :] = st
+    return perft_level(levels, T, 0, depth)
+
+
+@njit(cache=True)
+def perft_level(levels, T, level, depth):
+    st = levels[level]
+    if st[H_RESULT] != PLAYING:
+        return 0
+    acts = np.empty(MAX_MOVES, np.int32)
+    tags = np.empty(MAX_MOVES, np.int32)
+    n = legal(st, T, acts, tags)
+    order = np.argsort(acts[:n], kind="mergesort")
+    total = 0
+    last = -1
+    for k in range(n):
+        i = order[k]
+        if acts[i] == last:
+            continue
+        last = acts[i]
+        if depth == 1:
+            total += 1
+            continue
+        child = levels[level + 1]
+        prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
+        child[:prefix] = st[:prefix]
+        if KEEPS_HISTORY:
+            count = st[H_HISTORY]
+            child[HISTORY:HISTORY + count] = st[HISTORY:HISTORY + count]
+            if KEEPS_SITUATIONS:
+                child[SITUATIONS:SITUATIONS + count] = st[SITUATIONS:SITUATIONS + count]
+        apply(child, T, acts[i], tags[i])
+        total += perft_level(levels, T, level + 1, depth - 1)
+    return total
 
 
 @njit(cache=True)

@@ -135,12 +135,22 @@ class Kernel:
                                  f"({self.built.history} positions)")
             st[h + _H["H_HASH"]] = _signed(state.zhash)
             st[h + _H["H_HISTORY"]] = len(history)
-            at = self.built.size - self.built.history
+            at = self.built.size - self.built.history * (2 if self.built.situations else 1)
             st[at:at + len(history)] = [_signed(x) for x in history]
         for offset, width, encode in self.built.slots:
             values = list(encode(state))
             assert len(values) == width, (offset, width, len(values))
             st[offset:offset + width] = values
+        if self.built.situations:
+            # The situations of the positions of the history: each with its mover (the roles
+            # in turn, back from the player to move) and the memories as they are now (a
+            # position read from text has no more history than itself).
+            history = state.history or []
+            at = self.built.size - self.built.history
+            roles = self.game.roles
+            for i, x in enumerate(history):
+                mover = (state.to_move - (len(history) - 1 - i)) % roles
+                st[at + i] = self.module.situation_hash(st, _signed(x), mover)
         return st
 
     def board(self, st: np.ndarray) -> list[int]:
@@ -202,6 +212,12 @@ class Kernel:
         if tag < 0:
             raise IllegalMoveError(f"action {action}: not a legal move now")
         self.module.apply(st, self.tables, action, tag)
+
+    def perft(self, st: np.ndarray, depth: int) -> int:
+        """How many sequences of `depth` legal decisions there are from `st` (perft: each
+        legal action once, none after the game's end), counted in native code; st is left
+        as it was."""
+        return int(self.module.perft(st, self.tables, depth))
 
     # Random games -------------------------------------------------------------------------
     def playouts(self, seeds: list[int], max_plies: int | None = None) -> Playouts:
