@@ -5,7 +5,7 @@ goes.
                                      [--profile-depth D] [--top N]
 
 Perft counts the move sequences of length D from a position (the leaves); nodes per second
-here is that count over the time taken. The same perft is run three ways:
+here is that count over the time taken. The same perft is run four ways:
 
 - public: the loop a user writes, `len(state.legal_moves())` at depth 1 and otherwise
   `state.play(m)` for each `m` in `state.legal_moves()`;
@@ -13,7 +13,9 @@ here is that count over the time taken. The same perft is run three ways:
   and unmade (`game.make(state, m)` / `game.unmake(state, made)`), like python-chess's
   `push`/`pop` (the table calls it the fast path);
 - python-chess: `board.legal_moves` with `push`/`pop`, counting the last ply with
-  `board.legal_moves.count()` (ludeme counts its last ply with `len` likewise).
+  `board.legal_moves.count()` (ludeme counts its last ply with `len` likewise);
+- kernel: the game's kernel (interpreter/kernel, with numba) counting natively,
+  `Kernel.perft` (its compile, or load from the disk cache, is not timed).
 
 Each time is the best of `--runs` runs, the three ways taken in turn. The positions are those
 of chessprogramming.org's "Perft Results" page (`start`, `kiwipete`, `position3` to
@@ -124,6 +126,7 @@ class Row:
     public: float  # nodes per second
     fast: float
     python_chess: float | None
+    kernel: float | None = None
 
 
 def timed(expected: int, what: str, run: Callable[..., int], *args: Any) -> float:
@@ -138,6 +141,11 @@ def timed(expected: int, what: str, run: Callable[..., int], *args: Any) -> floa
 
 def measure(names: list[str], depth: int, runs: int, chess: Any) -> list[Row]:
     game = load_game(CHESS)
+    from interpreter.kernel import kernel_for
+
+    kernel = kernel_for(game)  # compiled (or loaded) before any timing
+    if kernel is not None:
+        kernel.perft(kernel.start, 1)  # (its native perft too)
     rows = []
     with progress_bar(len(names) * runs, "runs", terminal()) as advance:
         for name in names:
@@ -150,7 +158,11 @@ def measure_one(game: Game, name: str, depth: int, runs: int, chess: Any,
     """Perft of one position at `depth`, `runs` times each way (the best run counts)."""
     fen, counts = POSITIONS[name]
     expected = counts[depth - 1]
-    times: dict[str, list[float]] = {"public": [], "fast": [], "python-chess": []}
+    times: dict[str, list[float]] = {"public": [], "fast": [], "python-chess": [],
+                                     "kernel": []}
+    from interpreter.kernel import kernel_for
+
+    kernel = kernel_for(game)
     for _ in range(runs):
         # A fresh state each time: a State keeps its legal moves once asked.
         fresh = game.from_text(fen_to_text(fen))
@@ -162,10 +174,14 @@ def measure_one(game: Game, name: str, depth: int, runs: int, chess: Any,
         if chess is not None:
             times["python-chess"].append(timed(expected, f"{name} python-chess",
                                                chess_perft, chess.Board(fen), depth))
+        if kernel is not None:
+            st = kernel.encode(game.from_text(fen_to_text(fen)))
+            times["kernel"].append(timed(expected, f"{name} kernel", kernel.perft, st, depth))
         advance(1)
     ref = expected / min(times["python-chess"]) if times["python-chess"] else None
+    native = expected / min(times["kernel"]) if times["kernel"] else None
     return Row(name, depth, expected, expected / min(times["public"]),
-               expected / min(times["fast"]), ref)
+               expected / min(times["fast"]), ref, native)
 
 
 def number(x: float) -> str:
@@ -174,15 +190,21 @@ def number(x: float) -> str:
 
 def table(rows: list[Row]) -> str:
     lines = ["| position | depth | nodes | public nodes/s | fast path nodes/s "
-             "| python-chess nodes/s | python-chess / public | python-chess / fast path |",
+             "| python-chess nodes/s | python-chess / public | python-chess / fast path "
+             "| kernel nodes/s | kernel / python-chess |",
              "|----------|------:|------:|---------------:|------------------:"
-             "|---------------------:|----------------------:|-------------------------:|"]
+             "|---------------------:|----------------------:|-------------------------:"
+             "|---------------:|----------------------:|"]
     for r in rows:
         ref = number(r.python_chess) if r.python_chess else "-"
         ratio_public = f"{r.python_chess / r.public:.1f}" if r.python_chess else "-"
         ratio_fast = f"{r.python_chess / r.fast:.1f}" if r.python_chess else "-"
+        native = number(r.kernel) if r.kernel else "-"
+        ratio_kernel = f"{r.kernel / r.python_chess:.2f}" if r.kernel and r.python_chess \
+            else "-"
         lines.append(f"| {r.position} | {r.depth} | {number(r.nodes)} | {number(r.public)} "
-                     f"| {number(r.fast)} | {ref} | {ratio_public} | {ratio_fast} |")
+                     f"| {number(r.fast)} | {ref} | {ratio_public} | {ratio_fast} "
+                     f"| {native} | {ratio_kernel} |")
     return "\n".join(lines)
 
 

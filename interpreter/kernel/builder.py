@@ -718,44 +718,62 @@ def perft(st, T, depth):
     """The move sequences of `depth` decisions from st (perft; 1 at depth 0): each legal
     action once (two generators may list the same move), none after the game's end; st is
     left as it was. Each level makes its moves on a state of its own, copied up to the
-    history and the history so far (all that apply reads or adds to)."""
+    history and the history so far (all that apply reads or adds to). Not recursive (numba
+    may not load a recursive function from its cache)."""
     if depth <= 0:
         return 1
     levels = np.empty((depth, st.shape[0]), st.dtype)
+    acts = np.empty((depth, MAX_MOVES), np.int32)
+    tags = np.empty((depth, MAX_MOVES), np.int32)
+    counts = np.zeros(depth, np.int64)
+    next_move = np.zeros(depth, np.int64)
     levels[0, :] = st
-    return perft_level(levels, T, 0, depth)
+    counts[0] = perft_moves(levels[0], T, acts[0], tags[0])
+    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
+    total = 0
+    level = 0
+    while level >= 0:
+        if level == depth - 1:
+            total += counts[level]
+            level -= 1
+            continue
+        i = next_move[level]
+        if i >= counts[level]:
+            level -= 1
+            continue
+        next_move[level] = i + 1
+        here = levels[level]
+        child = levels[level + 1]
+        child[:prefix] = here[:prefix]
+        if KEEPS_HISTORY:
+            count = here[H_HISTORY]
+            child[HISTORY:HISTORY + count] = here[HISTORY:HISTORY + count]
+            if KEEPS_SITUATIONS:
+                child[SITUATIONS:SITUATIONS + count] = here[SITUATIONS:SITUATIONS + count]
+        apply(child, T, acts[level, i], tags[level, i])
+        level += 1
+        counts[level] = perft_moves(child, T, acts[level], tags[level])
+        next_move[level] = 0
+    return total
 
 
 @njit(cache=True)
-def perft_level(levels, T, level, depth):
-    st = levels[level]
+def perft_moves(st, T, acts, tags):
+    """The legal actions of st, each once (in acts and tags, sorted); none once it is over."""
     if st[H_RESULT] != PLAYING:
         return 0
-    acts = np.empty(MAX_MOVES, np.int32)
-    tags = np.empty(MAX_MOVES, np.int32)
     n = legal(st, T, acts, tags)
     order = np.argsort(acts[:n], kind="mergesort")
-    total = 0
-    last = -1
+    found = acts[:n][order]
+    kinds = tags[:n][order]
+    m = 0
     for k in range(n):
-        i = order[k]
-        if acts[i] == last:
+        if m > 0 and found[k] == acts[m - 1]:
             continue
-        last = acts[i]
-        if depth == 1:
-            total += 1
-            continue
-        child = levels[level + 1]
-        prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
-        child[:prefix] = st[:prefix]
-        if KEEPS_HISTORY:
-            count = st[H_HISTORY]
-            child[HISTORY:HISTORY + count] = st[HISTORY:HISTORY + count]
-            if KEEPS_SITUATIONS:
-                child[SITUATIONS:SITUATIONS + count] = st[SITUATIONS:SITUATIONS + count]
-        apply(child, T, acts[i], tags[i])
-        total += perft_level(levels, T, level + 1, depth - 1)
-    return total
+        acts[m] = found[k]
+        tags[m] = kinds[k]
+        m += 1
+    return m
 
 
 @njit(cache=True)
