@@ -1193,7 +1193,8 @@ def {{name}}(st, T, mover, to, frm):
 def lower_stuck(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(stuck role), (stuck All): the role (every role) has no move but pass at the start of
     its turn — the first decision of the current phase's turn, listed with the role as mover
-    (Game._can_move, through the builder's list_first). One buffer, for the actions and their tags."""
+    (Game._can_move, through the builder's list_first). One buffer, for the actions and their
+    tags."""
     keywords(node, set(), k)
     every = isinstance(args[0], Const) and args[0].name == "All"
     roles = "range(R)" if every else f"({k.lower(args[0], 'Role')},)"
