@@ -785,10 +785,6 @@ class _ChainScreen(MoveScreen):
 
 # Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
 
-# A marker ending the scratch table of the chain searches below, so that no other lowering's
-# table of zeros is the same table (equal tables are stored once, and this one is written).
-_CHAIN_SCRATCH = 0x43484E53
-
 
 @lowers("sites Surrounded")
 def lower_sites_surrounded(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
@@ -807,7 +803,9 @@ def lower_sites_surrounded(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     nbr = k.table("neighbours", padded(adjacency))
     holds = k.table("may hold a piece",
                     [0 if s in region.no_piece else 1 for s in range(size)])
-    scratch = k.table("chain scratch", [0] * size + [0, _CHAIN_SCRATCH])
+    # Marks of the sites seen, then the last mark given: state slots, so that every copy of a
+    # state (a move tried, a search's node) has its own.
+    scratch = k.slot("chain marks", size + 1, lambda state: [0] * (size + 1))
     role = k.lower(args[0], "Role")
     # (One function, the flood written in: a call passing the tables costs more than a search.)
     return k.function("sites_surrounded", f"""
@@ -815,7 +813,7 @@ def {{name}}(st, T, mover, to, frm, buf):
     r = {role}
     nb = {nbr}
     holds = {holds}
-    mark = {scratch}
+    mark = st[{scratch}:{scratch} + {size + 1}]
     stamp = mark[N] + 2
     if stamp > 2000000000:
         mark[:N] = 0

@@ -17,8 +17,9 @@ What a lowering returns depends on the ludeme's language type:
 | Moves | a `Generator` (see below), `Alternatives` of them, or `Continued` |
 | Effect (a step of a turn) | an `Effect` |
 
-`st` is the state (an int32 array: the board, one value per site, then the header and the
-slots lowerings declare), `T` the tuple of tables (read `T[i]` with the index `table` gave),
+`st` is the state (an int64 array: the board, one value per site, then the header and the
+slots lowerings declare), `T` an argument kept in the signatures (the tables are module
+constants, named as `table` says),
 `mover` the role whose view the rule takes (the player to move while moves are listed; the
 player who just moved while end conditions are judged), `to` and `frm` the sites `To` and
 `From` stand for (the move being judged; -1 where there is none, as in end conditions).
@@ -120,7 +121,8 @@ class Lower(Protocol):
 
     def table(self, name: str, values: Any) -> str:
         """Source text reading the table `values` (an int32 NumPy array, any shape) in
-        generated code (`T[3]`); equal tables are stored once."""
+        generated code (`TABLE_3`, a module constant: read only — working space goes in
+        slots); equal tables are stored once."""
 
     def function(self, hint: str, source: str) -> str:
         """Add a function to the generated module; `source` defines it under the name `{name}`

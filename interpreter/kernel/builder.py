@@ -78,7 +78,7 @@ class Builder:
         if i is None:
             i = self._table_keys[key] = len(self.tables)
             self.tables.append(rows)
-        return f"T[{i}]"
+        return f"TABLE_{i}"
 
     def function(self, hint: str, source: str) -> str:
         known = self._names.get(source)
@@ -343,6 +343,10 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               "QUIET_RESETS = np.array(" + repr([int(v in game.env.quiet_resets) for v in
                                                  range(len(game.owner))]) + ", dtype=np.int32)",
               DRIVER_CHANGE]
+    # The tables as module constants (numba freezes them into the machine code): a call then
+    # passes no tuple of arrays, which cost more than many of the functions themselves.
+    lines += [f"TABLE_{i} = np.array({rows!r}, dtype=np.int32)"
+              for i, rows in enumerate(b.tables)]
     lines += b.functions
     updates = [f"    {update}(st, T, mover, before)" for update in b.memories.values()]
     lines.append("\n".join(["@njit(cache=True)", "def remember(st, T, mover, before):",
@@ -417,7 +421,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               DRIVER_TAIL]
     source = "\n\n\n".join(lines) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
-    return KernelSource(source, tuple(b.tables), size, max_moves, game._reasons, slots,
+    return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])
 
 
