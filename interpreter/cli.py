@@ -247,7 +247,9 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
     interpreter. The report's `kernel` line says which way the games ran."""
     from interpreter.playouts import chosen_kernel, kernel_reason
 
-    native = chosen_kernel(game, kernel)
+    # A time budget is kept move by move, which only the interpreter can do (a native game,
+    # once started, runs to its end; and compiling a kernel is not bounded by it either).
+    native = chosen_kernel(game, kernel) if seconds is None or kernel else None
     with progress_bar(n, "games", progress) as advance:
         if native is not None:
             from interpreter.kernel.stats import prepare
@@ -258,6 +260,7 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
             return report
         report = _random_games(game, n, seed, max_plies, seconds, advance)
         report.kernel = "interpreted (kernel=False)" if kernel is False else \
+            "interpreted (a time budget is kept move by move)" if seconds is not None else \
             f"interpreted: {kernel_reason(game)}"
         return report
 
