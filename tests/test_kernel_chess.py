@@ -133,7 +133,7 @@ def _line(game: Any, kernel: Any, text: str, moves: list[str]) -> tuple[Any, Any
     (START, ["g1-f3", "g8-f6", "f3-g1", "f6-g8", "g1-f3", "g8-f6", "f3-g1", "f6-g8"],
      "threefold repetition"),
     (START, ["f2-f3", "e7-e5", "g2-g4", "d8-h4"], "checkmate"),
-    ("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", ["f7-f6"], "stalemate"),
+    ("7k/4Q3/6K1/8/8/8/8/8 w - - 0 1", ["e7-f7"], "stalemate"),
     ("8/8/4k3/8/8/3K4/4r3/8 w - - 0 1", ["d3-e2"], "insufficient material"),
     ("8/8/4k3/8/8/3K4/8/R7 w - - 99 80", ["a1-a2"], "the fifty-move rule"),
 ], ids=["repetition", "checkmate", "stalemate", "insufficient", "fifty moves"])
