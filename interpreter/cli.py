@@ -247,9 +247,7 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
     interpreter. The report's `kernel` line says which way the games ran."""
     from interpreter.playouts import chosen_kernel, kernel_reason
 
-    # A time budget is kept move by move, which only the interpreter can do (a native game,
-    # once started, runs to its end; and compiling a kernel is not bounded by it either).
-    native = chosen_kernel(game, kernel) if seconds is None or kernel else None
+    native = chosen_kernel(game, kernel)
     with progress_bar(n, "games", progress) as advance:
         if native is not None:
             from interpreter.kernel.stats import prepare
@@ -260,7 +258,6 @@ def random_games(game: Game, n: int, seed: int | None, max_plies: int | None = N
             return report
         report = _random_games(game, n, seed, max_plies, seconds, advance)
         report.kernel = "interpreted (kernel=False)" if kernel is False else \
-            "interpreted (a time budget is kept move by move)" if seconds is not None else \
             f"interpreted: {kernel_reason(game)}"
         return report
 
@@ -393,8 +390,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{path}: ok ({game.name}, {len(game.sites)} sites, roles "
               f"{', '.join(game.players)})")
         if args.playouts:
-            report = random_games(game, args.playouts, args.seed, seconds=args.seconds,
-                                  progress=terminal())
+            report = _timed_games(game, args.playouts, args)
             for line in report.lines(game):
                 print(line)
             if report.crashes:
@@ -404,10 +400,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_playout(args: argparse.Namespace) -> int:
     game = load_game(args.file, **_options(args.option))
-    report = random_games(game, args.n, args.seed, seconds=args.seconds, progress=terminal())
+    report = _timed_games(game, args.n, args)
     for line in report.lines(game):
         print(line)
     return 1 if report.crashes else 0
+
+
+def _timed_games(game: Game, n: int, args: argparse.Namespace) -> PlayoutReport:
+    """validate's and playout's random games. A --seconds given is kept move by move, which
+    only the interpreter can do (a native game runs to its end once started, and compiling a
+    kernel is not bounded by it); by default the games run in the kernel when the game has
+    one, and the 60 s allowed are checked between batches of games."""
+    if args.seconds is None:
+        return random_games(game, n, args.seed, seconds=DEFAULT_SECONDS, progress=terminal())
+    report = random_games(game, n, args.seed, seconds=args.seconds, progress=terminal(),
+                          kernel=False)
+    report.kernel = "interpreted (--seconds is kept move by move)"
+    return report
+
+
+DEFAULT_SECONDS = 60.0  # validate's and playout's time for random games
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -468,16 +480,18 @@ def parser() -> argparse.ArgumentParser:
     val.add_argument("--option", action="append", default=[], metavar="K=V")
     val.add_argument("--playouts", type=_count, default=0, metavar="N")
     val.add_argument("--seed", type=int, default=0)
-    val.add_argument("--seconds", type=_seconds, default=60.0, metavar="S",
-                     help="time allowed for the random games (default 60)")
+    val.add_argument("--seconds", type=_seconds, default=None, metavar="S",
+                     help="time allowed for the random games, kept move by move (they then "
+                          "run interpreted); default 60, checked between batches of games")
     val.set_defaults(run=cmd_validate)
     po = sub.add_parser("playout", help="play random games and report the results")
     po.add_argument("file")
     po.add_argument("-n", type=_count, default=100)
     po.add_argument("--option", action="append", default=[], metavar="K=V")
     po.add_argument("--seed", type=int, default=None)
-    po.add_argument("--seconds", type=_seconds, default=60.0, metavar="S",
-                    help="time allowed for the random games (default 60)")
+    po.add_argument("--seconds", type=_seconds, default=None, metavar="S",
+                    help="time allowed for the random games, kept move by move (they then "
+                         "run interpreted); default 60, checked between batches of games")
     po.set_defaults(run=cmd_playout)
     rp = sub.add_parser("replay", help="replay a game record, checking every move")
     rp.add_argument("record")
