@@ -1929,14 +1929,19 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
             n += 1
     return n
 """)
-    make = k.function("make_place", f"""
+    return Generator(generate, _make_placement(k, start, values), frozenset({"place"}))
+
+
+def _make_placement(k: Lower, start: int, values: str) -> str:
+    """The make function of placements numbered from `start`: the mover's value from the
+    table `values` put on the site."""
+    return k.function("make_place", f"""
 def {{name}}(st, T, mover, act):
     s = act - {start}
     change(st, s, {values}[mover])
     st[H_TO] = s
     st[H_FROM] = -1
 """)
-    return Generator(generate, make, frozenset({"place"}))
 
 
 def lower_filters(k: Lower, given: dict[str, Node]) -> str | None:
@@ -2014,14 +2019,7 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
                 n += 1
     return n
 """)
-    make = k.function("make_place", f"""
-def {{name}}(st, T, mover, act):
-    s = act - {start}
-    change(st, s, {values}[mover])
-    st[H_TO] = s
-    st[H_FROM] = -1
-""")
-    return Generator(generate, make, frozenset({"place"}))
+    return Generator(generate, _make_placement(k, start, values), frozenset({"place"}))
 
 
 @lowers("pass")

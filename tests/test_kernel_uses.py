@@ -107,6 +107,20 @@ def test_counted_games_agree_with_the_interpreter_replaying_them() -> None:
     assert any(t != d for t, d in zip(found.turns, found.decisions, strict=True))
 
 
+def test_counted_games_are_the_kernels_games_with_chance() -> None:
+    """The counting loop draws chance outcomes with their probabilities, as the kernel's
+    playouts do: the same seeds give the same games."""
+    from interpreter.kernel.stats import count_playouts
+
+    g = load_game(str(ROOT / "examples" / "dice-race.game"))
+    kernel = kernel_for(g)
+    assert kernel is not None, why_interpreted(g)
+    seeds = [game_seed(7, i) for i in range(60)]
+    found = count_playouts(kernel, seeds)
+    played = kernel.playouts(seeds)
+    assert found.decisions == played.lengths and found.winners == played.winners
+
+
 def test_validate_says_the_game_runs_natively() -> None:
     r = ludeme("validate", "--playouts", "50", "--seed", "1", "games/connectfour.game")
     assert r.returncode == 0, r.stderr

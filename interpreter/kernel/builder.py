@@ -685,6 +685,16 @@ def pie_open(st):
     return added[1] - START_COUNTS[1] == 0 and added[0] - START_COUNTS[0] > 0'''
 
 DRIVER_TAIL = '''@njit(cache=True)
+def choose(st, n):
+    """The index of the move drawn among the n listed: a chance outcome with its probability,
+    any other move as likely as the rest (as Game.playout chooses)."""
+    i = chance_pick(st, n)
+    if i < 0:
+        i = np.random.randint(0, n)
+    return i
+
+
+@njit(cache=True)
 def find(st, T, action, acts, tags):
     """The tag of the legal move numbered action, or -1 if it is not legal."""
     n = legal(st, T, acts, tags)
@@ -707,9 +717,7 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
             n = legal(st, T, acts, tags)
             if n == 0:
                 break
-            i = chance_pick(st, n)
-            if i < 0:
-                i = np.random.randint(0, n)
+            i = choose(st, n)
             apply(st, T, acts[i], tags[i])
             plies += 1
         winners[g] = st[H_RESULT]
@@ -792,9 +800,7 @@ def playout_actions(T, start, seed, bound, record):
         n = legal(st, T, acts, tags)
         if n == 0:
             break
-        i = chance_pick(st, n)
-        if i < 0:
-            i = np.random.randint(0, n)
+        i = choose(st, n)
         record[plies] = acts[i]
         apply(st, T, acts[i], tags[i])
         plies += 1
