@@ -321,35 +321,8 @@ def lower_line(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     the turn changed when the role is the mover (the interpreter's `recent_sites`), through
     every site otherwise or when the turn changed too many to list."""
     given = keywords(node, {"role", "directions", "exact", "through"}, k)
-    env = k.env
-    length = args[0].value if isinstance(args[0], Int) else 0
-    if length < 1:
-        k.refuse(node, "no kernel lowering of (line) without a literal length")
-    exact_node = given.get("exact")
-    exact = isinstance(exact_node, Bool) and exact_node.value
-    if exact_node is not None and not isinstance(exact_node, Bool):
-        k.refuse(node, "no kernel lowering of (line) with a computed exact:")
-    dirs = given.get("directions")
-    axes = _axes(env, dirs.name if isinstance(dirs, Const) else "All")
-    if dirs is not None and not isinstance(dirs, Const):
-        k.refuse(node, "no kernel lowering of (line) with these directions")
-    steps = env.topology.step
-    table = k.table("line steps", [steps[d] for a, b in axes for d in (a, b)] or [[-1]])
+    row = _lower_row(k, node, args, given)
     role = k.lower(given["role"], "Role") if "role" in given else "mover"
-    counts = f"c == {length}" if exact else f"c >= {length}"
-    row = k.function("row_through", f"""
-def {{name}}(st, T, s, r):
-    for a in range({len(axes)}):
-        c = 1
-        for d in range(2):
-            t = {table}[2 * a + d, s]
-            while t != -1 and OWNER[st[t]] == r:
-                c += 1
-                t = {table}[2 * a + d, t]
-        if {counts}:
-            return True
-    return False
-""")
     if "through" in given:
         site = k.lower(given["through"], "Site")
         return k.function("line_through", f"""
@@ -374,6 +347,58 @@ def {{name}}(st, T, mover, to, frm):
     return False
 """) + "(st, T, mover, to, frm)"
 
+
+@lowers("sites Line")
+def lower_sites_line(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Line n [role:] [directions:] [exact:]): the sites of the role's pieces that
+    stand in such a row (the pieces in a mill), in site order."""
+    given = keywords(node, {"role", "directions", "exact"}, k)
+    row = _lower_row(k, node, args, given)
+    role = k.lower(given["role"], "Role") if "role" in given else "mover"
+    return k.function("sites_line", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    r = {role}
+    n = 0
+    for s in range(N):
+        if OWNER[st[s]] == r and {row}(st, T, s, r):
+            buf[n] = s
+            n += 1
+    return n
+""")
+
+
+def _lower_row(k: Lower, node: Form, args: tuple[Node, ...], given: dict[str, Node]) -> str:
+    """The function `(st, T, s, r) -> bool` of (line ...) and (sites Line ...): does role r's
+    piece at s stand in a row of the length (exactly, with exact:true) along one of the
+    directions' lines?"""
+    env = k.env
+    length = args[0].value if isinstance(args[0], Int) else 0
+    if length < 1:
+        k.refuse(node, f"no kernel lowering of ({node.head}) without a literal length")
+    exact_node = given.get("exact")
+    exact = isinstance(exact_node, Bool) and exact_node.value
+    if exact_node is not None and not isinstance(exact_node, Bool):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with a computed exact:")
+    dirs = given.get("directions")
+    axes = _axes(env, dirs.name if isinstance(dirs, Const) else "All")
+    if dirs is not None and not isinstance(dirs, Const):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    steps = env.topology.step
+    table = k.table("line steps", [steps[d] for a, b in axes for d in (a, b)] or [[-1]])
+    counts = f"c == {length}" if exact else f"c >= {length}"
+    return k.function("row_through", f"""
+def {{name}}(st, T, s, r):
+    for a in range({len(axes)}):
+        c = 1
+        for d in range(2):
+            t = {table}[2 * a + d, s]
+            while t != -1 and OWNER[st[t]] == r:
+                c += 1
+                t = {table}[2 * a + d, t]
+        if {counts}:
+            return True
+    return False
+""")
 
 
 def _flank_rays(k: Lower, node: Form, directions: Node | None) -> tuple[str, int]:

@@ -1290,3 +1290,36 @@ def {{name}}(st, T, mover, to, frm):
             return False
     return True
 """) + "(st, T, mover, to, frm)"
+
+
+@lowers("in-hand")
+def lower_in_hand(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(in-hand role [of:]): the role's pieces in hand (the hands' region of the state,
+    interpreter/kernel/layout.py), 0 where they are not counted; by kind, the kinds of:
+    names (all without it)."""
+    given = keywords(node, {"of"}, k)
+    role = k.lower(args[0], "Role")
+    kinds = k.env.hand_kinds
+    if kinds is not None:
+        of = given.get("of")
+        names = _names(of) if of is not None else list(kinds.names)
+        if names is None:
+            k.refuse(node, "no kernel lowering of (in-hand) with a computed of:")
+        wanted = [i for i, name in enumerate(kinds.names) if name in names]
+        terms = [f"st[HELD + ({role}) * HELD_KINDS + {i}]" for i in wanted]
+        return f"({' + '.join(terms) or '0'})"
+    if "of" in given or not any(k.env.supply):
+        return "0"
+    return f"max(0, st[HANDS + ({role})])"
+
+
+def _names(node: Node) -> list[str] | None:
+    """The strings of a literal list of names ({"Rook" "Bishop"}), or None."""
+    from dsl.ast import ListNode, Str
+
+    if isinstance(node, Str):
+        return [node.value]
+    if isinstance(node, ListNode):
+        names = [i.value for i in node.items if isinstance(i, Str)]
+        return names if len(names) == len(node.items) else None
+    return None

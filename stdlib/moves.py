@@ -1920,6 +1920,8 @@ def {{name}}(st, T, mover, s):
 """) + "(st, T, mover, s)"
     generate = k.function("place", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
+    if short_of(st, {values}[mover]):  # no piece left in hand
+        return n
     buf = np.empty(N, np.int32)
     for i in range({region}(st, T, mover, -1, -1, buf)):
         s = buf[i]
@@ -2000,6 +2002,8 @@ def lower_drop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     start = k.action_start("place", node)
     generate = k.function("drop", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
+    if short_of(st, {values}[mover]):  # no piece left in hand
+        return n
     for s in range(N):
         if st[s] != 0 or not {allowed}[s]:
             continue
@@ -2074,6 +2078,8 @@ def _lower_capturing_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Gene
     if must is not None and not isinstance(must, Bool):
         k.refuse(node, "no kernel lowering of (place) with a computed must-capture:")
     env = k.env
+    if any(env.supply):  # the capture's pieces may count against the hand too (shortage)
+        k.refuse(node, "no kernel lowering of (place ... capture:) with pieces in hand yet")
     values = k.table("placed", [_placed(env, name, r) for r in range(len(env.roles))])
     start = k.action_start("place", node)
     allowed = k.table("may hold a piece",
@@ -2512,3 +2518,100 @@ def lower_optional(k: Lower, node: Form, args: tuple[Node, ...]) -> Alternatives
     """(optional moves): the moves, and a pass to decline them."""
     keywords(node, set(), k)
     return Alternatives([k.lower(args[0], "Moves"), lower_pass(k, node, ())])
+
+
+@lowers("take")
+def lower_take(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(take region [if:] [unless:]): each piece on a site of the region (once, whatever
+    the region repeats) taken off the board, leaving behind what it stood on; the filters
+    judged on the board after it is gone, To its site."""
+    given = keywords(node, {"if", "unless"}, k)
+    env = k.env
+    start = k.action_start("remove", node)
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    region = k.lower(args[0], "Region")
+    judge = lower_filters(k, given)
+    admits = "True" if judge is None else k.function("removal_allowed", f"""
+def {{name}}(st, T, mover, s):
+    v = st[s]
+    st[s] = {left}[v]
+    ok = {judge}(st, T, mover, s, -1, s, -1)
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s)"
+    generate = k.function("take", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    buf = np.empty(N, np.int32)
+    seen = np.zeros(N, np.bool_)
+    for i in range({region}(st, T, mover, -1, -1, buf)):
+        s = buf[i]
+        if seen[s]:
+            continue
+        seen[s] = True
+        if st[s] != 0 and {allowed}[s] and {admits}:
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_take", f"""
+def {{name}}(st, T, mover, act):
+    s = act - {start}
+    change(st, s, {left}[st[s]])
+    st[H_TO] = s
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"remove"}))
+
+
+@lowers("fly")
+def lower_fly(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(fly [region] [of:] [if:] [unless:]): each of the mover's pieces (of the of: kind) to
+    each empty site of the region (any without) where a piece may stand; the filters judged
+    on the board after the move, To and From bound."""
+    given = keywords(node, {"of", "if", "unless"}, k)
+    env = k.env
+    of = given.get("of")
+    if of is not None and not isinstance(of, Str):
+        k.refuse(node, "no kernel lowering of (fly) with a computed of:")
+    kinds = kinds_named(env, of.value if isinstance(of, Str) else None)
+    movable = k.table("movable kinds", [1 if kinds is None or v in kinds else 0
+                                        for v in range(len(env.owner))])
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    targets = "    for t in range(N):\n        inside[t] = True\n"
+    if args:
+        region = k.lower(args[0], "Region")
+        targets = ("    buf = np.empty(N, np.int32)\n"
+                   f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+                   "        inside[buf[i]] = True\n")
+    judge = lower_filters(k, given)
+    admits = "True" if judge is None else k.function("flight_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    st[s] = {left}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = 0
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
+    generate = k.function("fly", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    inside = np.zeros(N, np.bool_)
+{targets}    for s in range(N):
+        v = st[s]
+        if OWNER[v] != mover or {movable}[v] == 0:
+            continue
+        for t in range(N):
+            if t != s and inside[t] and st[t] == 0 and {allowed}[t] and {admits}:
+                acts[n] = {start} + s * N + t
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))

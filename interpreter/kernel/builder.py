@@ -253,9 +253,7 @@ def _phase(b: Builder, game: Game, p: int, form: Form | None,
 
 def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     """Refuse games that keep per-position state the kernel does not lay out yet."""
-    start = game.initial_state()
-    kept = [("hands", bool(start.hands)),
-            ("hands by kind", bool(game.no_held)),
+    kept = [("hands by kind", bool(game.no_held)),
             ("edges", bool(game.no_edges))]
     for what, used in kept:
         if used:
@@ -293,9 +291,10 @@ def _end_rule(b: Builder, rule: Node) -> tuple[str, str]:
 def _module(b: Builder, game: Game, phases: list[Phase],
             end_rules: list[tuple[str, str]]) -> KernelSource:
     n = len(game.sites)
-    lines = [DRIVER_HEAD, header_source(n, game.roles), f"R = {game.roles}",
-             f"OWNER = np.array({list(game.owner)!r}, dtype=np.int32)"]
-    size = fixed_size(n, game.roles)
+    counted = any(game.env.supply)
+    lines = [DRIVER_HEAD, header_source(n, game.roles, counted), f"R = {game.roles}",
+             f"OWNER = np.array({list(game.owner)!r}, dtype=np.int32)", *_hands(game)]
+    size = fixed_size(n, game.roles, counted)
     slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = []
     tags: list[Generator] = []
     code: list[str] = []
@@ -367,7 +366,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         make.append(f"        {g.make}(st, T, mover, act)")
     make.append("    return")
     code.append("\n".join(make))
-    apply += ["    taken_before = st[H_TAKEN]", "    make_tagged(st, T, mover, act, tag)",
+    apply += ["    taken_before = st[H_TAKEN]", "    hands_open(st)",
+              "    make_tagged(st, T, mover, act, tag)", "    hands_close(st)",
               "    passed = PASS_TAGS[tag] == 1",
               "    if tag >= 0 and not passed and SITED_TAGS[tag] == 1:",
               "        st[H_LAST_TO] = st[H_TO]", "        st[H_LAST_FROM] = st[H_FROM]",
@@ -509,9 +509,11 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
         "        trial[H_AGAIN] = 0", "        trial[H_REFUSED] = 0", "        trial[H_TO] = -1",
         "        trial[H_FROM] = -1", "        trial[H_NCHANGED] = 0", "        trial[H_TAKEN] = 0",
         "        trial[H_TRYING] = 1",
-        "        make_tagged(trial, T, mover, acts[i], tags[i])",
-        "        to = trial[H_TO]", "        frm = trial[H_FROM]",
-        *[f"        {e.run}(trial, T, mover, to, frm)" for e in after],
+        "        hands_open(trial)", "        make_tagged(trial, T, mover, acts[i], tags[i])",
+        "        hands_close(trial)", "        to = trial[H_TO]", "        frm = trial[H_FROM]",
+        *[line for e in after for line in (
+            "        hands_open(trial)", f"        {e.run}(trial, T, mover, to, frm)",
+            "        hands_close(trial)")],
         "        if trial[H_REFUSED] == 0:", "            acts[kept] = acts[i]",
         "            tags[kept] = tags[i]", "            kept += 1", "    return kept"])
 
@@ -558,7 +560,8 @@ def _advance(d: Decision, phase: Phase) -> str:
             effect = steps[i]
             assert isinstance(effect, Effect)
             if not effect.may_refuse:  # a check, passed when the move was found legal
-                out.append(f"{indent}{effect.run}(st, T, mover, to, frm)")
+                out += [f"{indent}hands_open(st)", f"{indent}{effect.run}(st, T, mover, to, frm)",
+                        f"{indent}hands_close(st)"]
             i += 1
         out += [f"{indent}if MEMORIES:", f"{indent}    remember(st, T, mover, before)",
                 f"{indent}if QUIET:", f"{indent}    quiet(st, before, taken_before)"]
@@ -593,6 +596,21 @@ def _advance(d: Decision, phase: Phase) -> str:
     return source
 
 
+def _hands(game: Game) -> list[str]:
+    """The constants of the hands (layout.hands_width): COUNTS_HANDS, whether roles count the
+    pieces in their hands; COUNTED[v], whether board value v is such a piece; CLAMPS_HANDS
+    and REUSES[r], whether some role, and role r, gets a piece taken off the board back
+    (reuse:)."""
+    env = game.env
+    counted = any(env.supply)
+    values = [int(c) for c in env.counted] if counted else [0] * len(game.owner)
+    reuses = [int(r) for r in env.reuse] or [1] * game.roles
+    return [f"COUNTS_HANDS = {counted}",
+            f"COUNTED = np.array({values!r}, dtype=np.int32)",
+            f"CLAMPS_HANDS = {counted and not all(reuses)}",
+            f"REUSES = np.array({reuses!r}, dtype=np.int32)"]
+
+
 def _nested_lists(values: Any) -> Any:
     """A table as nested lists of ints (rows of a 2-d table must have one length)."""
     if isinstance(values, int):
@@ -610,8 +628,15 @@ from numba import njit'''
 
 DRIVER_CHANGE = '''@njit(cache=True)
 def change(st, s, v):
-    """Set site s to v, recording it among the sites the turn changed, and counting a piece
-    of another role than the mover's taken off (as Game._captures)."""
+    """Set site s to v, recording it among the sites the turn changed, counting a piece
+    of another role than the mover's taken off (as Game._captures), and keeping the hands:
+    a counted piece put down leaves its owner's hand, one taken off returns to it (as
+    Env.hands_after; hands_close clamps the batch)."""
+    if COUNTS_HANDS and st[s] != v:
+        if COUNTED[v] == 1:
+            st[HANDS + OWNER[v]] -= 1
+        if COUNTED[st[s]] == 1:
+            st[HANDS + OWNER[st[s]]] += 1
     was = OWNER[st[s]]
     if was >= 0 and was != st[H_TO_MOVE] and OWNER[v] != was:
         st[H_TAKEN] += 1
@@ -625,6 +650,32 @@ def change(st, s, v):
             st[H_NCHANGED] = k + 1
         else:
             st[H_NCHANGED] = -1
+
+
+@njit(cache=True)
+def hands_open(st):
+    """A batch of changes begins (a decision's make, an automatic step): the hands as they
+    are, for hands_close."""
+    if CLAMPS_HANDS:
+        for r in range(R):
+            st[HANDS_BEFORE + r] = st[HANDS + r]
+
+
+@njit(cache=True)
+def hands_close(st):
+    """A batch of changes ends: a role with reuse:false has no more in hand than before it
+    (as Env.hands_after: pieces taken off the board are out of play)."""
+    if CLAMPS_HANDS:
+        for r in range(R):
+            if REUSES[r] == 0 and st[HANDS + r] > st[HANDS_BEFORE + r]:
+                st[HANDS + r] = st[HANDS_BEFORE + r]
+
+
+@njit(cache=True)
+def short_of(st, v):
+    """Does putting down a piece of board value v need one more than its owner's hand holds
+    (the owner counts its pieces and has none left: Env.shortage)?"""
+    return COUNTS_HANDS and COUNTED[v] == 1 and st[HANDS + OWNER[v]] == 0
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 
 The kernel plays a random game with its own generator; the interpreter replays the same
 actions. After every move the two must agree on the legal actions, the board, the player to
-move, the result and the reason the game ended; when the kernel's game stops, the
+move, the hands, the result and the reason the game ended; when the kernel's game stops, the
 interpreter's must stop there too (over, or no legal move, or the length bound).
 """
 
@@ -53,6 +53,8 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
     if state.result is None and kernel.turn_step(st) != (state.phase, state.step):  # type: ignore[arg-type]
         return (f"the kernel is at phase, step {kernel.turn_step(st)}, the interpreter at "  # type: ignore[arg-type]
                 f"{(state.phase, state.step)}")
+    if kernel.hands(st) != tuple(state.hands):  # type: ignore[arg-type]
+        return f"hands differ: kernel {kernel.hands(st)}, interpreter {state.hands}"  # type: ignore[arg-type]
     if state.scores and kernel.scores(st) != list(state.scores):  # type: ignore[arg-type]
         return f"scores differ: kernel {kernel.scores(st)}, interpreter {list(state.scores)}"  # type: ignore[arg-type]
     if state.result is None and kernel.dice(st) != list(state.dice):  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from interpreter.errors import IllegalMoveError
-from interpreter.kernel.layout import DICE_CAP, DRAW, HEADER, PLAYING
+from interpreter.kernel.layout import DICE_CAP, DRAW, HEADER, PLAYING, hands_offset
 from stdlib.structure import DRAW as INTERPRETED_DRAW
 
 if TYPE_CHECKING:
@@ -128,6 +128,9 @@ class Kernel:
         else:
             st[h + _H["H_NCHANGED"]] = len(last)
             st[changed:changed + len(last)] = last
+        if state.hands:
+            at = hands_offset(n, self.game.roles)
+            st[at:at + len(state.hands)] = state.hands
         if self.built.history:
             history = state.history or []
             if len(history) > self.built.history:
@@ -167,6 +170,14 @@ class Kernel:
         """The dice rolled and not used yet."""
         at = self.sites + len(HEADER) + self.game.roles
         return [int(v) for v in st[at:at + int(st[self.sites + _H["H_NDICE"]])]]
+
+    def hands(self, st: np.ndarray) -> tuple[int, ...]:
+        """The pieces each role has in hand (-1: not counted), as State.hands: () in a game
+        whose roles do not count them."""
+        if not any(self.game.env.supply):
+            return ()
+        at = hands_offset(self.sites, self.game.roles)
+        return tuple(int(v) for v in st[at:at + self.game.roles])
 
     def is_chance(self, st: np.ndarray) -> bool:
         """Is the next decision chance's?"""

@@ -1,6 +1,7 @@
 """The fixed part of a kernel's state: after the board's N sites, a header of named slots,
-the roles' scores, the sites the current turn changed, then the slots lowerings declare, and
-last (in games that keep one) the position history.
+the roles' scores, the sites the current turn changed, the hands (only in games that have
+them), then the slots lowerings declare, and last (in games that keep one) the position
+history.
 
 The state is an int64 array (a Zobrist hash fits a slot). Every offset is written relative
 to N in the generated module (`H_RESULT = N + 1`), so the same names serve every board size.
@@ -45,7 +46,16 @@ def changed_capacity(sites: int) -> int:
     return 2 * sites + 8
 
 
-def header_source(sites: int, roles: int) -> str:
+def hands_width(roles: int, counted: bool, kinds: int) -> int:
+    """The hands' region: with counted hands (a supply), per role the pieces in hand (-1:
+    not counted) at HANDS and, at HANDS_BEFORE, what they were when the batch of changes in
+    progress began (a role with reuse:false gets back no more than a batch puts down); with
+    hands by kind, per role and kind the pieces held at HELD + role * HELD_KINDS + kind.
+    Nothing for a game without hands."""
+    return (2 * roles if counted else 0) + roles * kinds
+
+
+def header_source(sites: int, roles: int, counted: bool = False, kinds: int = 0) -> str:
     """The generated module's layout constants."""
     lines = [f"N = {sites}"]
     for i, name in enumerate(HEADER):
@@ -56,11 +66,20 @@ def header_source(sites: int, roles: int) -> str:
     lines.append(f"CHANGED = N + {len(HEADER) + roles + DICE_CAP}  # the sites the turn "
                  "changed, in order")
     lines.append(f"CHANGED_CAP = {changed_capacity(sites)}")
+    lines.append("HANDS = CHANGED + CHANGED_CAP  # the hands (hands_width), if any")
+    lines.append(f"HANDS_BEFORE = HANDS + {roles if counted else 0}")
+    lines.append(f"HELD = HANDS + {2 * roles if counted else 0}")
+    lines.append(f"HELD_KINDS = {kinds}")
     lines.append(f"PLAYING = {PLAYING}")
     lines.append(f"DRAW = {DRAW}")
     return "\n".join(lines)
 
 
-def fixed_size(sites: int, roles: int) -> int:
-    """The state's size before the lowerings' own slots."""
+def hands_offset(sites: int, roles: int) -> int:
+    """Where the hands begin (HANDS)."""
     return sites + len(HEADER) + roles + DICE_CAP + changed_capacity(sites)
+
+
+def fixed_size(sites: int, roles: int, counted: bool = False, kinds: int = 0) -> int:
+    """The state's size before the lowerings' own slots."""
+    return hands_offset(sites, roles) + hands_width(roles, counted, kinds)
