@@ -17,6 +17,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from dsl.ast import Form, Node
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.movekinds import (
     Key,
     MoveKind,
@@ -26,7 +28,7 @@ from stdlib.movekinds import (
     register,
     site_block,
 )
-from stdlib.moves import accept, kinded
+from stdlib.moves import accept, kinded, lower_filters
 from stdlib.parts import mark
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, NEUTRAL, Ctx, Env, Move
@@ -262,3 +264,76 @@ def captured_to_hand(kinds: HandKinds, owner: Sequence[int], mover: int,
     out = list(held)
     out[mover] = tuple(counts)
     return tuple(out), kinds.key(mover, k, n) ^ kinds.key(mover, k, n + 1)
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("drop-from-hand")
+def lower_drop_from_hand(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(drop-from-hand region [of:] [if:] [unless:]): for each hand kind wanted that the mover
+    holds and has a piece of, a drop on each empty site of the region (once each) where a
+    piece may stand and the filters allow it (judged with the piece put down, To its site);
+    the hands live in the state's HELD region (interpreter/kernel/layout.py)."""
+    from stdlib.logic import _names
+
+    given = keywords(node, {"of", "if", "unless"}, k)
+    env = k.env
+    kinds = env.hand_kinds
+    if kinds is None:
+        k.refuse(node, "no kernel lowering of (drop-from-hand) without hands by kind")
+    wanted = list(range(len(kinds.names)))
+    if "of" in given:
+        names = _names(given["of"])
+        if names is None:
+            k.refuse(node, "no kernel lowering of (drop-from-hand) with a computed of:")
+        wanted = [i for i in wanted if kinds.names[i] in names]
+    size = env.topology.size
+    allowed = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    values = k.table("held values", kinds.value)
+    starts = [k.action_start(DROP_PREFIX + kinds.letters[i], node) for i in wanted]
+    region = k.lower(args[0], "Region")
+    judge = lower_filters(k, given)
+    admits = "True" if judge is None else k.function("drop_allowed", f"""
+def {{name}}(st, T, mover, s, v):
+    st[s] = v
+    ok = {judge}(st, T, mover, s, -1, s, -1)
+    st[s] = 0
+    return ok
+""") + "(st, T, mover, s, v)"
+    loops = "".join(f"""
+    v = {values}[mover, {i}]
+    if st[HELD + mover * HELD_KINDS + {i}] > 0 and v != 0:
+        for j in range(m):
+            s = buf[j]
+            if {admits}:
+                acts[n] = {start} + s
+                tags[n] = tag
+                n += 1""" for i, start in zip(wanted, starts, strict=True))
+    generate = k.function("drop_from_hand", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    buf = np.empty(N, np.int32)
+    seen = np.zeros(N, np.bool_)
+    m = 0
+    for i in range({region}(st, T, mover, -1, -1, buf)):
+        s = buf[i]
+        if st[s] == 0 and {allowed}[s] and not seen[s]:
+            seen[s] = True
+            buf[m] = s
+            m += 1{loops}
+    return n
+""")
+    blocks = "".join(f"""
+    if {start} <= act < {start + size}:
+        kind = {i}
+        s = act - {start}""" for i, start in zip(wanted, starts, strict=True))
+    make = k.function("make_drop_from_hand", f"""
+def {{name}}(st, T, mover, act):
+    kind = -1
+    s = -1{blocks}
+    change(st, s, {values}[mover, kind])
+    hold(st, mover, kind, -1)
+    st[H_TO] = s
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make,
+                     frozenset(DROP_PREFIX + kinds.letters[i] for i in wanted))

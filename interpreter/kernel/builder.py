@@ -253,8 +253,7 @@ def _phase(b: Builder, game: Game, p: int, form: Form | None,
 
 def _refuse_state(b: Builder, game: Game, form: Form) -> None:
     """Refuse games that keep per-position state the kernel does not lay out yet."""
-    kept = [("hands by kind", bool(game.no_held)),
-            ("edges", bool(game.no_edges))]
+    kept = [("edges", bool(game.no_edges))]
     for what, used in kept:
         if used:
             b.refuse(form, f"no kernel layout of {what} yet")
@@ -292,9 +291,10 @@ def _module(b: Builder, game: Game, phases: list[Phase],
             end_rules: list[tuple[str, str]]) -> KernelSource:
     n = len(game.sites)
     counted = any(game.env.supply)
-    lines = [DRIVER_HEAD, header_source(n, game.roles, counted), f"R = {game.roles}",
+    kinds = len(game.env.hand_kinds.names) if game.env.hand_kinds is not None else 0
+    lines = [DRIVER_HEAD, header_source(n, game.roles, counted, kinds), f"R = {game.roles}",
              f"OWNER = np.array({list(game.owner)!r}, dtype=np.int32)", *_hands(game)]
-    size = fixed_size(n, game.roles, counted)
+    size = fixed_size(n, game.roles, counted, kinds)
     slots: list[tuple[int, int, Callable[[Any], Sequence[int]]]] = []
     tags: list[Generator] = []
     code: list[str] = []
@@ -605,10 +605,17 @@ def _hands(game: Game) -> list[str]:
     counted = any(env.supply)
     values = [int(c) for c in env.counted] if counted else [0] * len(game.owner)
     reuses = [int(r) for r in env.reuse] or [1] * game.roles
+    kinds = env.hand_kinds
+    kind_of = list(kinds.kind_of) if kinds is not None else [-1] * len(game.owner)
+    keys = [[k - (1 << 64) if k >= 1 << 63 else k for k in row]
+            for row in kinds._keys] if kinds is not None else [[0]]
     return [f"COUNTS_HANDS = {counted}",
             f"COUNTED = np.array({values!r}, dtype=np.int32)",
             f"CLAMPS_HANDS = {counted and not all(reuses)}",
-            f"REUSES = np.array({reuses!r}, dtype=np.int32)"]
+            f"REUSES = np.array({reuses!r}, dtype=np.int32)",
+            f"HOLDS_KINDS = {kinds is not None}",
+            f"KIND_OF = np.array({kind_of!r}, dtype=np.int32)",
+            f"HELD_KEYS = np.array({keys!r}, dtype=np.int64)"]
 
 
 def _nested_lists(values: Any) -> Any:
@@ -631,12 +638,17 @@ def change(st, s, v):
     """Set site s to v, recording it among the sites the turn changed, counting a piece
     of another role than the mover's taken off (as Game._captures), and keeping the hands:
     a counted piece put down leaves its owner's hand, one taken off returns to it (as
-    Env.hands_after; hands_close clamps the batch)."""
+    Env.hands_after; hands_close clamps the batch); by kind, a piece of another role taken
+    off goes to the mover's hand as the kind it demotes to (stdlib.hands.captured_to_hand)."""
     if COUNTS_HANDS and st[s] != v:
         if COUNTED[v] == 1:
             st[HANDS + OWNER[v]] -= 1
         if COUNTED[st[s]] == 1:
             st[HANDS + OWNER[st[s]]] += 1
+    if HOLDS_KINDS and st[s] != v:
+        o = OWNER[st[s]]
+        if o >= 0 and o != st[H_TO_MOVE] and KIND_OF[st[s]] >= 0:
+            hold(st, st[H_TO_MOVE], KIND_OF[st[s]], 1)
     was = OWNER[st[s]]
     if was >= 0 and was != st[H_TO_MOVE] and OWNER[v] != was:
         st[H_TAKEN] += 1
@@ -650,6 +662,26 @@ def change(st, s, v):
             st[H_NCHANGED] = k + 1
         else:
             st[H_NCHANGED] = -1
+
+
+@njit(cache=True)
+def held_key(role, kind, count):
+    """The hash key of role holding count of hand kind `kind` (HandKinds.key)."""
+    if count == 0:
+        return 0
+    h = np.uint64(HELD_KEYS[role, kind]) * np.uint64(2 * count + 1)
+    return np.int64(h ^ (h >> np.uint64(29)))
+
+
+@njit(cache=True)
+def hold(st, role, kind, more):
+    """role holds `more` (1 or -1) more of hand kind `kind`, its hash kept (hands are part
+    of the position)."""
+    at = HELD + role * HELD_KINDS + kind
+    n = st[at]
+    st[at] = n + more
+    if KEEPS_HISTORY:
+        st[H_HASH] ^= held_key(role, kind, n) ^ held_key(role, kind, n + more)
 
 
 @njit(cache=True)

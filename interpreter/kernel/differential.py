@@ -55,6 +55,8 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
                 f"{(state.phase, state.step)}")
     if kernel.hands(st) != tuple(state.hands):  # type: ignore[arg-type]
         return f"hands differ: kernel {kernel.hands(st)}, interpreter {state.hands}"  # type: ignore[arg-type]
+    if kernel.held(st) != tuple(state.held):  # type: ignore[arg-type]
+        return f"hands differ: kernel {kernel.held(st)}, interpreter {state.held}"  # type: ignore[arg-type]
     if state.scores and kernel.scores(st) != list(state.scores):  # type: ignore[arg-type]
         return f"scores differ: kernel {kernel.scores(st)}, interpreter {list(state.scores)}"  # type: ignore[arg-type]
     if state.result is None and kernel.dice(st) != list(state.dice):  # type: ignore[arg-type]

@@ -128,9 +128,13 @@ class Kernel:
         else:
             st[h + _H["H_NCHANGED"]] = len(last)
             st[changed:changed + len(last)] = last
+        at = hands_offset(n, self.game.roles)
         if state.hands:
-            at = hands_offset(n, self.game.roles)
             st[at:at + len(state.hands)] = state.hands
+            at += 2 * len(state.hands)  # and the hands before a batch (scratch)
+        for counts in state.held:  # hands by kind: role by role
+            st[at:at + len(counts)] = counts
+            at += len(counts)
         if self.built.history:
             history = state.history or []
             if len(history) > self.built.history:
@@ -178,6 +182,18 @@ class Kernel:
             return ()
         at = hands_offset(self.sites, self.game.roles)
         return tuple(int(v) for v in st[at:at + self.game.roles])
+
+    def held(self, st: np.ndarray) -> tuple[tuple[int, ...], ...]:
+        """The pieces each role holds of each hand kind, as State.held: () in a game without
+        hands by kind."""
+        kinds = self.game.env.hand_kinds
+        if kinds is None:
+            return ()
+        roles = self.game.roles
+        at = hands_offset(self.sites, roles) + (2 * roles if any(self.game.env.supply) else 0)
+        k = len(kinds.names)
+        return tuple(tuple(int(v) for v in st[at + r * k:at + (r + 1) * k])
+                     for r in range(roles))
 
     def is_chance(self, st: np.ndarray) -> bool:
         """Is the next decision chance's?"""
