@@ -10,7 +10,7 @@ from dsl import types as t
 from dsl.ast import Form, Node
 from stdlib.logic import AnyRegion
 from stdlib.lowering import Effect as Lowered
-from stdlib.lowering import Lower, keywords, lowers
+from stdlib.lowering import Lower, bound_site, keywords, lowers
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
@@ -196,12 +196,16 @@ class Removal(MoveScreen):
 
 @lowers("remove")
 def lower_remove(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
-    """(remove region): a step taking off every piece on the region's sites (the region
-    listed first, on the position before any is taken), leaving what the piece stood on."""
-    keywords(node, set(), k)
+    """(remove region [if:]): a step taking off every piece on the region's sites (the region
+    listed first, on the position before any is taken), leaving what the piece stood on;
+    with if:, those where the condition holds, Site bound to each, all judged before any is
+    taken."""
+    given = keywords(node, {"if"}, k)
     env = k.env
     left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
     region = k.lower(args[0], "Region")
+    if "if" in given:
+        return _lower_remove_if(k, given["if"], region, left)
     return Lowered(k.function("remove", f"""
 def {{name}}(st, T, mover, to, frm):
     buf = np.empty(N, np.int32)
@@ -225,3 +229,30 @@ def {{name}}(st, T, mover, to, frm):
     if {condition}:
         st[H_REFUSED] = 1
 """), may_refuse=True)
+
+
+def _lower_remove_if(k: Lower, condition: Node, region: str, left: str) -> Lowered:
+    """(remove region if:): the sites whose pieces go, judged on the position before the
+    step (Site bound to each), then taken off in the region's order."""
+    bound = bound_site(k)
+    test = k.lower(condition, "Boolean")
+    return Lowered(k.function("remove_if", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    values = np.empty(N, np.int64)
+    saved = {bound}
+    m = 0
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        s = buf[i]
+        v = st[s]
+        if v == 0:
+            continue
+        {bound} = s
+        if {test}:
+            buf[m] = s
+            values[m] = {left}[v]
+            m += 1
+    {bound} = saved
+    for i in range(m):
+        change(st, buf[i], values[i])
+"""))

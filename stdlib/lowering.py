@@ -186,3 +186,11 @@ def padded(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     row ended, and filled out, by -1."""
     width = max((len(r) for r in rows), default=0) + 1
     return [list(r) + [-1] * (width - len(r)) for r in rows]
+
+
+def bound_site(k: Lower) -> str:
+    """Source text of the site the constant Site stands for (the state slot that holds it, -1
+    where nothing binds it, as the interpreter's Ctx.site). A lowering that judges a condition
+    with Site bound to a site writes the slot, lowers the condition, and puts the slot back
+    as it found it (bindings nest)."""
+    return f"st[{k.slot('Site', 1, lambda state: (-1,))}]"

@@ -627,9 +627,31 @@ def {{name}}(st, T, mover, to, frm, buf):
 """)
 
 
-for _name in ("sites", "sites Side", "sites Row", "sites Column", "sites Phase", "sites Corner",
+for _name in ("sites Side", "sites Row", "sites Column", "sites Phase", "sites Corner",
               "sites Corners", "sites Perimeter", "sites Centre", "sites Special"):
     lowers(_name)(_lower_by_mover)
+
+
+@lowers("sites")
+def lower_sites_list(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites {site...}): the sites listed, from a table when they depend only on the mover,
+    else each worked out in turn, in the order given (a site that is none is left out)."""
+    from dsl.ast import ListNode
+
+    if region_by_mover(k, node) is not None:
+        return _lower_by_mover(k, node, args)
+    items = args[0].items if isinstance(args[0], ListNode) else args
+    sites = [k.lower(item, "Site") for item in items]
+    body = "".join(f"""
+    s = {site}
+    if s >= 0:
+        buf[c] = s
+        c += 1""" for site in sites)
+    return k.function("sites_listed", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    c = 0{body}
+    return c
+""")
 
 
 @lowers("sites Occupied")

@@ -14,7 +14,8 @@ from dsl.ast import Form, Node, Str
 from dsl.check import resolve
 from dsl.errors import GameError
 from stdlib.effects import Changes, Effect
-from stdlib.lowering import Lower, keywords, lowers
+from stdlib.lowering import Effect as Lowered
+from stdlib.lowering import Generator, Lower, bound_site, keywords, lowers
 from stdlib.movekinds import (
     SITE,
     MoveKind,
@@ -412,3 +413,311 @@ def {{name}}(st, T, mover, to, frm):
         c += {counts}[st[buf[i]]]
     return c
 """) + "(st, T, mover, to, frm)"
+
+
+def _pile_tables(k: Lower) -> tuple[str, str, str]:
+    """The tables of piles: (the pieces each board value stands for, the row of its pile kind
+    in the next table (-1: not a pile), per pile kind the board value of each count 0 to
+    MAX_PILE)."""
+    env = k.env
+    bases = sorted(env.piles)
+    row_of = {b: i for i, b in enumerate(bases)}
+    rows = [list(env.piles[b]) for b in bases] or [[0] * (MAX_PILE + 1)]
+    kinds = [row_of.get(env.pile_base[v], -1) if v else -1 for v in range(len(env.owner))]
+    return (k.table("pieces per value", list(env.count_of)),
+            k.table("pile kind per value", kinds), k.table("piles", rows))
+
+
+def _mask(k: Lower, node: Node | None) -> str:
+    """Lines filling `mask` (a fresh N-long boolean array named by the caller) with the
+    region's sites, judged on the position with To and From none; a region of none without
+    `node`."""
+    if node is None:
+        return ""
+    region = k.lower(node, "Region")
+    return f"""
+    for i in range({region}(st, T, mover, -1, -1, buf)):
+        {{mask}}[buf[i]] = True"""
+
+
+@lowers("sow")
+def lower_sow(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(sow region [track:] [skip:] [origin:] [relay:] [if:] [unless:]): each pile of the
+    region sown along the mover's way round the track, as `sow` sows it, relays included (a
+    relay that comes back to a lift it made before is found by Brent's cycle search, on the
+    pit and the counts at each lift, and is no move, as in the interpreter); the filters
+    judged on the board after the sowing with To the last site sown and From the site sown
+    from. A count past MAX_PILE, which the interpreter refuses with an error, is no move."""
+    from dsl.ast import Bool
+
+    given = keywords(node, {"track", "skip", "origin", "relay", "if", "unless"}, k)
+    track = given.get("track")
+    origin = given.get("origin")
+    if track is not None and not isinstance(track, Str) or \
+            origin is not None and not isinstance(origin, Bool):
+        k.refuse(node, "no kernel lowering of (sow) with a computed track: or origin:")
+    env = k.env
+    size = env.topology.size
+    ways = role_tracks(env, track.value if isinstance(track, Str) else "Loop", "sow")
+    if not ways or not all(loop for _, loop in ways):
+        k.refuse(node, "no kernel lowering of (sow) without a looping track")
+    after = k.table("sowing order", [following(size, order, loop) for order, loop in ways])
+    counts, kinds, piles = _pile_tables(k)
+    base = k.table("pile base", list(env.pile_base))
+    keeps_origin = origin is None or bool(origin.value)
+    region = k.lower(args[0], "Region")
+    skip = _mask(k, given.get("skip")).format(mask="skipped")
+    relay = _mask(k, given.get("relay")).format(mask="relays")
+    run = k.function("sow_run", f"""
+def {{name}}(st, T, mover, s, skipped, relays, cnt):
+    row = {kinds}[st[s]]
+    if row < 0:
+        return -1
+    kind = {piles}[row, 1]
+    for u in range(N):
+        cnt[u] = {counts}[st[u]]
+    lifted = s
+    t = s
+    seeds = cnt[s]
+    cnt[s] = 0
+    rounds = 0
+    power = 1
+    lam = 0
+    seen_t = -1
+    seen = np.empty(N, np.int64)
+    while True:
+        idle = 0
+        while seeds > 0:
+            t = {after}[mover, t]
+            if t == -1:
+                return -1
+            if (t == lifted and not {keeps_origin}) or skipped[t] or (
+                    st[t] != 0 and {base}[st[t]] != kind):
+                idle += 1
+                if idle > N:
+                    return -1
+                continue
+            idle = 0
+            cnt[t] += 1
+            seeds -= 1
+        if not relays[t] or cnt[t] <= 1:
+            break
+        rounds += 1
+        if t == seen_t:
+            same = True
+            for u in range(N):
+                if cnt[u] != seen[u]:
+                    same = False
+                    break
+            if same:
+                return -1
+        if lam == power:
+            seen_t = t
+            seen[:] = cnt
+            power *= 2
+            lam = 0
+        lam += 1
+        if rounds > {MAX_RELAYS}:
+            return -1
+        lifted = t
+        seeds = cnt[t]
+        cnt[t] = 0
+    for u in range(N):
+        if cnt[u] > {MAX_PILE}:
+            return -1
+    return t
+""")
+    masks = k.function("sow_masks", f"""
+def {{name}}(st, T, mover, buf, skipped, relays):{skip}{relay}
+    return
+""")
+    judge = _lower_sow_filters(k, given, counts, piles, kinds)
+    start = k.action_start("sow", node)
+    generate = k.function("sow", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    buf = np.empty(N, np.int32)
+    skipped = np.zeros(N, np.bool_)
+    relays = np.zeros(N, np.bool_)
+    {masks}(st, T, mover, buf, skipped, relays)
+    inside = np.zeros(N, np.bool_)
+    for i in range({region}(st, T, mover, -1, -1, buf)):
+        inside[buf[i]] = True
+    cnt = np.empty(N, np.int64)
+    for s in range(N):
+        if not inside[s] or st[s] == 0:
+            continue
+        t = {run}(st, T, mover, s, skipped, relays, cnt)
+        if t < 0:
+            continue
+        if {judge}(st, T, mover, s, t, cnt):
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_sow", f"""
+def {{name}}(st, T, mover, act):
+    s = act - {start}
+    buf = np.empty(N, np.int32)
+    skipped = np.zeros(N, np.bool_)
+    relays = np.zeros(N, np.bool_)
+    {masks}(st, T, mover, buf, skipped, relays)
+    cnt = np.empty(N, np.int64)
+    t = {run}(st, T, mover, s, skipped, relays, cnt)
+    row = {kinds}[st[s]]
+    for u in range(N):
+        if u == s or cnt[u] != {counts}[st[u]]:
+            change(st, u, {piles}[row, cnt[u]])
+    st[H_TO] = t
+    st[H_FROM] = s
+""")
+    return Generator(generate, make, frozenset({"sow"}))
+
+
+def _lower_sow_filters(k: Lower, given: dict[str, Node], counts: str, piles: str,
+                       kinds: str) -> str:
+    """`(st, T, mover, s, t, cnt) -> bool`: the sowing from s (its counts cnt, its last site
+    t) passes the if: and unless: filters, judged on the board after it (as stdlib.moves.judge:
+    To the last site, From the site sown from, the sites it changes as the changed sites);
+    the board is put back."""
+    tests = []
+    if "if" in given:
+        tests.append(f"({k.lower(given['if'], 'Boolean')})")
+    if "unless" in given:
+        tests.append(f"not ({k.lower(given['unless'], 'Boolean')})")
+    if not tests:
+        return k.function("sow_unfiltered", """
+def {name}(st, T, mover, s, t, cnt):
+    return True
+""")
+    return k.function("sow_filters", f"""
+def {{name}}(st, T, mover, s, t, cnt):
+    row = {kinds}[st[s]]
+    board = st[:N].copy()
+    saved = st[H_NCHANGED]
+    listed = st[CHANGED:CHANGED + N].copy()
+    m = 0
+    for u in range(N):
+        if u == s or cnt[u] != {counts}[board[u]]:
+            st[u] = {piles}[row, cnt[u]]
+            st[CHANGED + m] = u
+            m += 1
+    st[H_NCHANGED] = m
+    to = t
+    frm = s
+    ok = {" and ".join(tests)}
+    st[:N] = board
+    st[CHANGED:CHANGED + N] = listed
+    st[H_NCHANGED] = saved
+    return ok
+""")
+
+
+@lowers("pieces-on")
+def lower_pieces_on(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(pieces-on site): the count on the site (0 where there is none)."""
+    keywords(node, set(), k)
+    counts = k.table("pieces per value", list(k.env.count_of))
+    site = k.lower(args[0], "Site")
+    return k.function("pieces_on", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    return {counts}[st[s]] if s >= 0 else 0
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("opposite")
+def lower_opposite(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(opposite site): the site across the board, from a table (-1: none)."""
+    keywords(node, set(), k)
+    xy = k.env.topology.xy
+    at = {p: s for s, p in enumerate(xy)}
+    ys = [y for _, y in xy]
+    low, high = min(ys), max(ys)
+    across = k.table("opposite", [at.get((x, low + high - y), -1) for x, y in xy])
+    site = k.lower(args[0], "Site")
+    return k.function("opposite", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    return {across}[s] if s >= 0 else -1
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("transfer")
+def lower_transfer(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(transfer region into: [if:]): when the condition holds, the piles on the region's
+    sites (but the target) of the target's kind (the first met, if the target is empty)
+    emptied onto the one site of into:, as `transfer` does; into: of another size than one
+    site (an error in the interpreter) and a count past MAX_PILE change nothing."""
+    given = keywords(node, {"into", "if"}, k)
+    condition = k.lower(given["if"], "Boolean") if "if" in given else "True"
+    counts, kinds, piles = _pile_tables(k)
+    region = k.lower(args[0], "Region")
+    into = k.lower(given["into"], "Region")
+    return Lowered(k.function("transfer", f"""
+def {{name}}(st, T, mover, to, frm):
+    if not ({condition}):
+        return
+    buf = np.empty(N, np.int32)
+    if {into}(st, T, mover, to, frm, buf) != 1:
+        return
+    target = buf[0]
+    row = {kinds}[st[target]] if st[target] != 0 else -1
+    total = {counts}[st[target]]
+    inside = np.zeros(N, np.bool_)
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        if buf[i] >= 0:
+            inside[buf[i]] = True
+    m = 0
+    for s in range(N):
+        if not inside[s] or s == target:
+            continue
+        v = st[s]
+        kind = {kinds}[v] if v != 0 else -1
+        if kind < 0 or (row >= 0 and kind != row):
+            continue
+        row = kind
+        total += {counts}[v]
+        buf[m] = s
+        m += 1
+    if row < 0 or m == 0 or total > {MAX_PILE}:
+        return
+    for i in range(m):
+        change(st, buf[i], 0)
+    change(st, target, {piles}[row, total])
+"""))
+
+
+@lowers("sites Behind")
+def lower_sites_behind(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Behind site while: [track:]): from the site back along the mover's way round
+    the track while the condition holds (Site bound to each), at most a lap."""
+    given = keywords(node, {"while", "track"}, k)
+    track = given.get("track")
+    if track is not None and not isinstance(track, Str):
+        k.refuse(node, "no kernel lowering of (sites Behind) with a computed track:")
+    env = k.env
+    size = env.topology.size
+    ways = role_tracks(env, track.value if isinstance(track, Str) else "Loop", "sites Behind")
+    if not ways:
+        k.refuse(node, "no kernel lowering of (sites Behind) without its track")
+    before = k.table("order back", [following(size, tuple(reversed(order)), loop)
+                                    for order, loop in ways])
+    bound = bound_site(k)
+    site = k.lower(args[0], "Site")
+    condition = k.lower(given["while"], "Boolean")
+    return k.function("sites_behind", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    saved = {bound}
+    s = {site}
+    c = 0
+    while s >= 0 and c < N:
+        {bound} = s
+        if not ({condition}):
+            break
+        buf[c] = s
+        c += 1
+        s = {before}[mover, s]
+    {bound} = saved
+    return c
+""")

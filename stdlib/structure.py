@@ -539,11 +539,11 @@ def {{name}}(st, T, mover, to, frm):
         o = OWNER[st[s]]
         if o >= 0:
             counts[o] += 1
-    return {_best(k)}(counts)
+    return {best_of(k)}(counts)
 """) + "(st, T, mover, to, frm)"
 
 
-def _best(k: Lower) -> str:
+def best_of(k: Lower) -> str:
     """A function (counts) -> the role with the most, or DRAW on a tie for most."""
     return k.function("best", """
 def {name}(counts):
@@ -623,5 +623,5 @@ def {{name}}(st, T, mover, to, frm):
                 i += 1
             if border >= 0:
                 score[border] += size
-    return {_best(k)}(score)
+    return {best_of(k)}(score)
 """) + "(st, T, mover, to, frm)"

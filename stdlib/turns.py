@@ -298,3 +298,22 @@ def lower_continue(k: Lower, node: Form, args: tuple[Node, ...]) -> Continued:
     given = keywords(node, {"if"}, k)
     condition = k.lower(given["if"], "Boolean") if "if" in given else None
     return Continued(k.lower(args[0], "Moves"), condition)
+
+
+@lowers("most")
+def lower_most(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(most amount): the amount worked out with each role as the mover (To and From none,
+    as in the interpreter's fresh context); the highest wins, a tie for highest draws."""
+    from stdlib.structure import best_of
+
+    keywords(node, set(), k)
+    amount = k.lower(args[0], "Int")
+    return k.function("most", f"""
+def {{name}}(st, T, player, to, frm):
+    values = np.zeros(R, np.int64)
+    to = -1
+    frm = -1
+    for mover in range(R):
+        values[mover] = {amount}
+    return {best_of(k)}(values)
+""") + "(st, T, mover, to, frm)"

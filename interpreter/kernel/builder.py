@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
-from stdlib.lowering import LOWERINGS, Alternatives, Continued, Effect, Generator, Unlowerable
+from stdlib.lowering import (
+    LOWERINGS,
+    Alternatives,
+    Continued,
+    Effect,
+    Generator,
+    Unlowerable,
+    bound_site,
+)
 from stdlib.registry import REGISTRY
 from stdlib.runtime import moves_a_piece
 
@@ -152,6 +160,9 @@ class Builder:
         if what in ("Site", "Region") and node.name in ("LastTo", "LastFrom"):
             slot = "H_LAST_TO" if node.name == "LastTo" else "H_LAST_FROM"
             return self._site_region(f"st[{slot}]") if what == "Region" else f"st[{slot}]"
+        if what in ("Site", "Region") and node.name == "Site":  # as a lowering binds it
+            site = bound_site(self)
+            return self._site_region(site) if what == "Region" else site
         self.refuse(node, f"no kernel lowering of {node.name} as a {what} yet")
 
     def _site_region(self, site: str) -> str:
