@@ -256,3 +256,26 @@ def {{name}}(st, T, mover, to, frm):
     for i in range(m):
         change(st, buf[i], values[i])
 """))
+
+
+@lowers("enter")
+def lower_enter(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(enter site): a step putting one of the mover's pieces from its hand (the hands'
+    region of the state) on the site, if the hand holds one and the site holds the terrain
+    the piece stands on."""
+    keywords(node, set(), k)
+    env = k.env
+    own = [env.piece_of(r) for r in range(len(env.roles))]
+    values = k.table("own pieces", own)
+    terrain = k.table("terrain of", [env.terrain_of(v) for v in range(len(env.owner))])
+    site = k.lower(args[0], "Site")
+    return Lowered(k.function("enter", f"""
+def {{name}}(st, T, mover, to, frm):
+    if not COUNTS_HANDS or st[HANDS + mover] <= 0:
+        return
+    s = {site}
+    v = {values}[mover]
+    if s < 0 or st[s] != {terrain}[v]:
+        return
+    change(st, s, v)
+"""))

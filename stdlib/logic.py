@@ -1251,14 +1251,11 @@ def lower_mul(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 
 @lowers("is")
 def lower_is(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(is kind site): the site (none: never) holds what the kind says, for the mover. Of
-    Site it lowers only inside a lowering that reads its verdicts by board value
-    (site_table: every, move-by's over:)."""
+    """(is kind site): the site (none: never) holds what the kind says, for the mover (Site
+    as a lowering binds it: stdlib.lowering.bound_site)."""
     from stdlib.moves import _cell
 
     keywords(node, set(), k)
-    if isinstance(args[1], Const) and args[1].name == "Site":
-        k.refuse(node, "no kernel lowering of (is ...) of Site here yet")
     site = k.lower(args[1], "Site")
     test = _cell(k, node, args[0], "Any", "x")
     return k.function("is_cell", f"""
@@ -1323,3 +1320,82 @@ def _names(node: Node) -> list[str] | None:
         names = [i.value for i in node.items if isinstance(i, Str)]
         return names if len(names) == len(node.items) else None
     return None
+
+
+@lowers("count-around")
+def lower_count_around(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(count-around site [kind] [directions]): the site's neighbours in the directions that
+    hold what the kind says (Occupied without), for the mover. A site of -1 reads the last
+    site's, as the interpreter's table lookup does."""
+    from stdlib.lowering import padded
+    from stdlib.moves import _cell
+
+    keywords(node, set(), k)
+    env = k.env
+    kind = args[1] if len(args) > 1 else None
+    dirs = args[2] if len(args) > 2 else None
+    if dirs is not None and not isinstance(dirs, Const):
+        k.refuse(node, "no kernel lowering of (count-around) with these directions")
+    near = k.table("neighbours", padded(env.topology.neighbours(
+        env.absolute_dirs(dirs.name if isinstance(dirs, Const) else "Adjacent"))))
+    test = _cell(k, node, kind, "Occupied", "x")
+    site = k.lower(args[0], "Site")
+    return k.function("count_around", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        s += N
+    c = 0
+    j = 0
+    while {near}[s, j] != -1:
+        x = st[{near}[s, j]]
+        if {test}:
+            c += 1
+        j += 1
+    return c
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("holds")
+def lower_holds(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(holds site piece): the site holds the named piece (any role's kind of that name). A
+    site of -1 reads the last site, as the interpreter's lookup does."""
+    from dsl.ast import Str
+
+    keywords(node, set(), k)
+    if not isinstance(args[1], Str):
+        k.refuse(node, "no kernel lowering of (holds) with a computed piece")
+    env = k.env
+    values = k.table("piece named", [int(v > 0 and env.pieces[v - 1].name == args[1].value)
+                                     for v in range(len(env.owner))])
+    site = k.lower(args[0], "Site")
+    return k.function("holds", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    return {values}[st[s if s >= 0 else s + N]] == 1
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("some")
+def lower_some(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(some region condition): the condition holds with Site bound to some site of the
+    region (listed before Site is bound, judged in the region's order)."""
+    from stdlib.lowering import bound_site
+
+    keywords(node, set(), k)
+    bound = bound_site(k)
+    region = k.lower(args[0], "Region")
+    test = k.lower(args[1], "Boolean")
+    return k.function("some", f"""
+def {{name}}(st, T, mover, to, frm):
+    buf = np.empty(N, np.int32)
+    saved = {bound}
+    found = False
+    for i in range({region}(st, T, mover, to, frm, buf)):
+        {bound} = buf[i]
+        if {test}:
+            found = True
+            break
+    {bound} = saved
+    return found
+""") + "(st, T, mover, to, frm)"

@@ -2615,3 +2615,87 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     return n
 """)
     return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+@lowers("walk")
+def lower_walk(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(walk through: to: [by:] [if:] [unless:]): each of the mover's pieces to each site
+    where to: holds in the areas of sites where through: holds next to it (both conditions
+    on what Site holds, looked up by board value), in site order; the filters judged on the
+    board after the move, To and From bound."""
+    from stdlib.logic import site_table
+    from stdlib.lowering import padded
+
+    given = keywords(node, {"through", "to", "by", "if", "unless"}, k)
+    env = k.env
+    by = given.get("by")
+    if by is not None and not isinstance(by, Const):
+        k.refuse(node, "no kernel lowering of (walk) with these directions")
+    tables = []
+    for name in ("through", "to"):
+        verdicts = site_table(k.compiled(given[name]))
+        if verdicts is None:
+            k.refuse(given[name], f"no kernel lowering of (walk) with a {name}: that reads "
+                                  "more than what Site holds yet")
+        tables.append(k.table("site verdicts", [[int(b) for b in row] for row in verdicts]))
+    passes, ends = tables
+    near = k.table("neighbours", padded(env.topology.neighbours(
+        env.absolute_dirs(by.name if isinstance(by, Const) else "Adjacent"))))
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    judge = lower_filters(k, given)
+    admits = "True" if judge is None else k.function("walk_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    w = st[t]
+    st[s] = {left}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = w
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
+    generate = k.function("walk", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    area = np.full(N, -1, np.int32)
+    stack = np.empty(N, np.int32)
+    areas = 0
+    for s in range(N):  # the areas of sites where through: holds
+        if area[s] >= 0 or {passes}[mover, st[s]] == 0 or {allowed}[s] == 0:
+            continue
+        area[s] = areas
+        stack[0] = s
+        top = 1
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            j = 0
+            while {near}[u, j] != -1:
+                w = {near}[u, j]
+                if area[w] < 0 and {passes}[mover, st[w]] == 1 and {allowed}[w] == 1:
+                    area[w] = areas
+                    stack[top] = w
+                    top += 1
+                j += 1
+        areas += 1
+    mark = np.full(max(areas, 1), -1, np.int32)
+    for s in range(N):
+        if OWNER[st[s]] != mover:
+            continue
+        j = 0
+        while {near}[s, j] != -1:
+            a = area[{near}[s, j]]
+            if a >= 0:
+                mark[a] = s
+            j += 1
+        for t in range(N):
+            if t != s and area[t] >= 0 and mark[area[t]] == s and {ends}[mover, st[t]] == 1 \\
+                    and {allowed}[t] == 1 and {admits}:
+                acts[n] = {start} + s * N + t
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))

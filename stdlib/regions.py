@@ -797,7 +797,8 @@ def lower_difference(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 def lower_sites_around(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(sites Around site-or-region [directions]): around one site, its neighbours in the
     directions, in their order, from a table; around a region that depends only on the mover,
-    a table by mover. Around other regions it stays interpreted."""
+    a table by mover; around any other region, each of its sites' neighbours in turn that is
+    neither in it nor found before (as the interpreter's around)."""
     from dsl.ast import Const, ListNode
     from stdlib.lowering import keywords, padded
 
@@ -835,4 +836,118 @@ def {{name}}(st, T, mover, to, frm, buf):
         c += 1
     return c
 """)
-    return _lower_by_mover(k, node, args)
+    if region_by_mover(k, node) is not None:
+        return _lower_by_mover(k, node, args)
+    steps = [env.topology.step[d] for d in dirs]
+    near = k.table("neighbours in order", padded(
+        [[step[s] for step in steps if step[s] != -1] for s in range(env.topology.size)]))
+    region = k.lower(one, "Region")
+    return k.function("sites_around_region", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    inner = np.empty(N, np.int32)
+    seen = np.zeros(N, np.bool_)
+    m = {region}(st, T, mover, to, frm, inner)
+    for i in range(m):
+        seen[inner[i]] = True
+    c = 0
+    for i in range(m):
+        s = inner[i]
+        j = 0
+        while {near}[s, j] != -1:
+            t = {near}[s, j]
+            if not seen[t]:
+                seen[t] = True
+                buf[c] = t
+                c += 1
+            j += 1
+    return c
+""")
+
+
+def _lower_trace(k: Lower, node: Form, args: tuple[Node, ...]) -> tuple[str, str]:
+    """The neighbour table of (sites Reach ...) and (sites Beyond ...) (by: directions) and a
+    function `(st, T, mover, to, frm, seen)` marking in `seen` the sites traced from the start
+    region over sites where through: holds (a condition on what Site holds, looked up by
+    board value), the start sites included (as the interpreter's tracer)."""
+    from dsl.ast import Const
+    from stdlib.lowering import keywords, padded
+
+    given = keywords(node, {"through", "by"}, k)
+    by = given.get("by")
+    if by is not None and not isinstance(by, Const):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    env = k.env
+    verdicts = site_table(k.compiled(given["through"]))
+    if verdicts is None:
+        k.refuse(given["through"], f"no kernel lowering of ({node.head}) with a through: "
+                                   "that reads more than what Site holds yet")
+    passable = k.table("site verdicts", [[int(b) for b in row] for row in verdicts])
+    near = k.table("neighbours", padded(env.topology.neighbours(
+        env.absolute_dirs(by.name if isinstance(by, Const) else "Adjacent"))))
+    start = k.lower(args[0], "Region")
+    trace = k.function("trace", f"""
+def {{name}}(st, T, mover, to, frm, seen):
+    stack = np.empty(N, np.int32)
+    top = 0
+    for i in range({start}(st, T, mover, to, frm, stack)):
+        if not seen[stack[i]]:
+            seen[stack[i]] = True
+            stack[top] = stack[i]
+            top += 1
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        j = 0
+        while {near}[s, j] != -1:
+            t = {near}[s, j]
+            if not seen[t] and {passable}[mover, st[t]] == 1:
+                seen[t] = True
+                stack[top] = t
+                top += 1
+            j += 1
+""")
+    return near, trace
+
+
+@lowers("sites Reach")
+def lower_sites_reach(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Reach start through: [by:]): the sites traced, in site order."""
+    _, trace = _lower_trace(k, node, args)
+    return k.function("sites_reach", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    seen = np.zeros(N, np.bool_)
+    {trace}(st, T, mover, to, frm, seen)
+    c = 0
+    for s in range(N):
+        if seen[s]:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+@lowers("sites Beyond")
+def lower_sites_beyond(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Beyond start through: [by:]): the neighbours of the sites traced that are not
+    traced themselves, in site order."""
+    near, trace = _lower_trace(k, node, args)
+    return k.function("sites_beyond", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    seen = np.zeros(N, np.bool_)
+    {trace}(st, T, mover, to, frm, seen)
+    beyond = np.zeros(N, np.bool_)
+    for s in range(N):
+        if seen[s]:
+            j = 0
+            while {near}[s, j] != -1:
+                t = {near}[s, j]
+                if not seen[t]:
+                    beyond[t] = True
+                j += 1
+    c = 0
+    for s in range(N):
+        if beyond[s]:
+            buf[c] = s
+            c += 1
+    return c
+""")

@@ -222,3 +222,32 @@ def test_drop_games_replay_as_the_interpreter_plays_them(drops) -> None:
 
     game, kernel = drops
     assert [d for s in range(150) if (d := first_difference(game, kernel, s))] == []
+
+
+# Mattock: a turn mines a tile, then (enter To) puts a miner from the hand on it, if the hand
+# holds one; the freestyle setup places the miners from the hands, phase by phase.
+MATTOCK = str(ROOT / "games/mattock.game")
+
+
+def test_a_miner_enters_from_the_hand_onto_the_tile_just_mined() -> None:
+    game = load_game(MATTOCK, short=True)
+    kernel = _kernel(game)
+    start = game.initial_state().to_text()
+    b9 = game.sites.index("b9")
+    for held, after in ((1, 0), (0, 0)):
+        state = game.from_text(start.replace("mover: Red", f"mover: Red\nin hand Red: {held}"))
+        st = kernel.encode(state)
+        assert kernel.hands(st) == (held, 0)
+        state = _play(game, kernel, state, st, "b9")
+        assert kernel.hands(st) == (after, 0)
+        assert game.env.pieces[kernel.board(st)[b9] - 1].name == ("Red" if held else "Tile")
+
+
+@pytest.mark.parametrize("options", [{"setup": "freestyle"}, {"short": True}],
+                         ids=["freestyle", "short"])
+def test_mattocks_options_replay_as_the_interpreter_plays_them(options) -> None:
+    from interpreter.kernel.differential import first_difference
+
+    game = load_game(MATTOCK, **options)
+    kernel = _kernel(game)
+    assert [d for s in range(20) if (d := first_difference(game, kernel, s))] == []
