@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from dsl.ast import Form, Node, Str
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
 from stdlib.moves import kinded, kinds_named
 from stdlib.parts import mark
 from stdlib.registry import ludeme
@@ -115,6 +117,22 @@ def _marker(env: Env, taken: str) -> int:
     return values[0]
 
 
+def _worth(env: Env, rank: list[str] | None) -> list[int]:
+    """What taking a piece of each board value adds to a chain's worth, by the rank:
+    criteria (each worth more than any total of those after it)."""
+    criteria: list[frozenset[int] | None] = []
+    for name in rank or [PIECES]:
+        criteria.append(None if name == PIECES else kinds_named(env, name) or frozenset())
+    if len(criteria) > 4:
+        env.error("rank: takes at most 4 criteria")
+    worth = [0] * (len(env.pieces) + 1)
+    for v in range(1, len(env.pieces) + 1):
+        for i, kinds in enumerate(criteria):
+            if kinds is None or v in kinds:
+                worth[v] += BASE ** (len(criteria) - 1 - i)
+    return worth
+
+
 @ludeme("capture-sequence")
 def capture_sequence(env: Env, moves: Moves, *, taken: str, from_: Region | None = None,
                      most: bool = True, rank: list[str] | None = None) -> Moves:
@@ -135,17 +153,7 @@ def capture_sequence(env: Env, moves: Moves, *, taken: str, from_: Region | None
     marker = _marker(env, taken)
     owner = env.owner
     names = env.names
-    criteria: list[frozenset[int] | None] = []
-    for name in rank or [PIECES]:
-        criteria.append(None if name == PIECES else kinds_named(env, name) or frozenset())
-    if len(criteria) > 4:
-        env.error("rank: takes at most 4 criteria")
-    # What taking a piece of each board value adds to a chain's worth.
-    worth = [0] * (len(env.pieces) + 1)
-    for v in range(1, len(env.pieces) + 1):
-        for i, kinds in enumerate(criteria):
-            if kinds is None or v in kinds:
-                worth[v] += BASE ** (len(criteria) - 1 - i)
+    worth = _worth(env, rank)
     made: dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Move] = {}
 
     def move_of(move: Move, changes: tuple[tuple[int, int], ...]) -> Move:
@@ -162,10 +170,17 @@ def capture_sequence(env: Env, moves: Moves, *, taken: str, from_: Region | None
     def captures(ctx: Ctx, origins: Collection[int] | None
                  ) -> list[tuple[Move, int, tuple[int, ...]]]:
         """The moves that take pieces (from one of `origins`; any, for None): each with the
-        worth of what it takes and the sites it takes them from."""
+        worth of what it takes and the sites it takes them from. The moves are listed in
+        full even when only whether one exists is asked (ctx.probe): a generator probed
+        gives its first move, which may be from another site or take nothing."""
         board, mover = ctx.board, ctx.mover
         out = []
-        for m in moves(ctx):
+        probing, ctx.probe = ctx.probe, False
+        try:
+            listed = moves(ctx)
+        finally:
+            ctx.probe = probing
+        for m in listed:
             if not m.sites or (origins is not None and m.sites[0] not in origins):
                 continue
             value = 0
@@ -257,3 +272,297 @@ def capturing(env: Env, taken: str) -> Cond:
         return marker in ctx.board
     mark(test).why = "a chain of captures is under way"
     return test
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("flying-hop")
+def lower_flying_hop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(flying-hop [directions] [over:] [from:] [of:]): along each direction over empty sites
+    to the first piece, when it is over:, and onto each empty site beyond it up to the next
+    piece or special site; the piece jumped is taken off."""
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins
+
+    given = keywords(node, {"over", "from", "of"}, k)
+    env = k.env
+    steps, width = _lower_dirs(k, node, args[0] if args else None, "Diagonal")
+    jumped = _cell(k, node, given.get("over"), "Enemy", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    open_ = k.table("may hold a piece",
+                    [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    generate = k.function("flying_hop", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            while t != -1 and st[t] == 0 and {open_}[t] == 1:
+                t = {steps}[mover, d, t]
+            if t == -1:
+                continue
+            x = st[t]
+            if x == 0 or not ({jumped}):
+                continue
+            u = {steps}[mover, d, t]
+            while u != -1 and st[u] == 0 and {open_}[u] == 1:
+                acts[n] = {start} + s * N + u
+                tags[n] = tag
+                n += 1
+                u = {steps}[mover, d, u]
+    return n
+""")
+    make = k.function("make_flying_hop", f"""
+def {{name}}(st, T, mover, act):
+    a = act - {start}
+    s = a // N
+    u = a % N
+    v = st[s]
+    over = -1
+    for d in range({width}):
+        t = {steps}[mover, d, s]
+        seen = -1
+        while t != -1 and t != u:
+            if st[t] != 0 and seen == -1:
+                seen = t
+            t = {steps}[mover, d, t]
+        if t == u:
+            over = seen
+            break
+    change(st, s, {left}[v])
+    if over != -1:
+        change(st, over, {left}[st[over]])
+    change(st, u, v)
+    st[H_TO] = u
+    st[H_FROM] = s
+""")
+    return Generator(generate, make, frozenset({"move"}))
+
+
+def _inner_moves(k: Lower, node: Form, moves: Generator | Alternatives) -> tuple[str, str, int]:
+    """The moves of a capture sequence as `(list, make, leaves)`: list `(st, T, mover, acts,
+    tags, n) -> n` lists them as the builder lists a decision's (each tagged by its
+    generator's index), make `(st, T, mover, act, tag)` makes one; only moves of a piece
+    (numbered in the move block) are handled."""
+    leaves: list[Generator] = []
+
+    def lines(m: Generator | Alternatives, indent: str) -> list[str]:
+        if isinstance(m, Generator):
+            if m.kinds != {"move"} or m.passes:
+                k.refuse(node, "no kernel lowering of (capture-sequence) over moves other "
+                         "than a piece's")
+            leaves.append(m)
+            return [f"{indent}n = {m.generate}(st, T, mover, acts, tags, n, {len(leaves) - 1})"]
+        out: list[str] = []
+        first = f"first{len(leaves)}_{len(indent)}"
+        for i, part in enumerate(m.parts):
+            if m.ordered and i > 0:
+                out.append(f"{indent}if n == {first}:")
+                indent += "    "
+            elif m.ordered:
+                out.append(f"{indent}{first} = n")
+            out += lines(part, indent)
+        return out
+    body = "\n".join(lines(moves, "    "))
+    listing = k.function("sequence_moves", f"""
+def {{name}}(st, T, mover, acts, tags, n):
+{body}
+    return n
+""")
+    makes = "\n".join(f"    {'if' if i == 0 else 'elif'} tag == {i}:\n"
+                      f"        {g.make}(st, T, mover, act)" for i, g in enumerate(leaves))
+    make = k.function("sequence_make", f"""
+def {{name}}(st, T, mover, act, tag):
+{makes}
+""")
+    return listing, make, len(leaves)
+
+
+@lowers("capture-sequence")
+def lower_capture_sequence(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(capture-sequence moves taken: [from:] [most:] [rank:]): the moves that take pieces,
+    as `capture_sequence` offers them: each made on a copy of the state (its captures are the
+    sites whose enemy piece it takes), the rest of its chain searched depth first on copies,
+    without recursion, the pieces jumped turned into the taken: piece; with most:, only the
+    jumps of the chains worth the most. A jump after which the chain goes on leaves the pieces
+    it takes as taken: pieces; the last takes them all off."""
+    from dsl.ast import Bool, ListNode
+
+    given = keywords(node, {"taken", "from", "most", "rank"}, k)
+    taken, most, rank = given["taken"], given.get("most"), given.get("rank")
+    ranks = rank.items if isinstance(rank, ListNode) else () if rank is None else (rank,)
+    if not isinstance(taken, Str) or most is not None and not isinstance(most, Bool) or \
+            not all(isinstance(r, Str) for r in ranks):
+        k.refuse(node, "no kernel lowering of (capture-sequence) with computed arguments")
+    env = k.env
+    marker = _marker(env, taken.value)
+    worth = k.table("chain worth", _worth(env, [r.value for r in ranks] or None))  # type: ignore[attr-defined]
+    keep_most = most is None or bool(most.value)
+    inner = k.lower(args[0], "Moves")
+    listing, make_one, leaves = _inner_moves(k, node, inner)
+    start = k.action_start("move", node)
+    origin = given.get("from")
+    origins = "    allowed[:] = True\n"
+    if origin is not None:
+        region = k.lower(origin, "Region")
+        origins = (f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+                   "        allowed[buf[i]] = True\n")
+    cap = max(1, leaves) * env.topology.size
+    captures = k.function("sequence_captures", f"""
+def {{name}}(st, T, mover, allowed, acts, tags, vals, lands):
+    # The moves from the allowed sites that take pieces: action, tag, worth, landing site.
+    found = np.empty(MAX_MOVES, np.int32)
+    kinds = np.empty(MAX_MOVES, np.int32)
+    n = {listing}(st, T, mover, found, kinds, 0)
+    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
+    trial = np.empty(prefix, np.int64)
+    c = 0
+    for i in range(n):
+        a = found[i] - {start}
+        if not allowed[a // N] or c >= acts.shape[0]:
+            continue
+        trial[:] = st[:prefix]
+        {make_one}(trial, T, mover, found[i], kinds[i])
+        value = 0
+        took = False
+        for s in range(N):
+            o = OWNER[st[s]]
+            if o >= 0 and o != mover and OWNER[trial[s]] != o:
+                value += {worth}[st[s]]
+                took = True
+        if took:
+            acts[c] = found[i]
+            tags[c] = kinds[i]
+            vals[c] = value
+            lands[c] = trial[H_TO]
+            c += 1
+    return c
+""")
+    pending = k.function("sequence_pending", f"""
+def {{name}}(st, T, mover, act, tag, through):
+    # Make the jump on st, the pieces it takes left on the board as taken: pieces (through
+    # change, or written directly on a copy searched).
+    before = st[:N].copy()
+    {make_one}(st, T, mover, act, tag)
+    for s in range(N):
+        o = OWNER[before[s]]
+        if o >= 0 and o != mover and OWNER[st[s]] != o:
+            if through:
+                change(st, s, {marker})
+            else:
+                st[s] = {marker}
+""")
+    best = k.function("sequence_best", f"""
+def {{name}}(st, T, mover, origin):
+    # The most worth the chain can still take from origin (-1: no capture from there).
+    depth = 2
+    for s in range(N):
+        o = OWNER[st[s]]
+        if o >= 0 and o != mover:
+            depth += 1
+    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
+    levels = np.empty((depth, prefix), np.int64)
+    acts = np.empty((depth, {cap}), np.int32)
+    tags = np.empty((depth, {cap}), np.int32)
+    vals = np.empty((depth, {cap}), np.int64)
+    lands = np.empty((depth, {cap}), np.int64)
+    counts = np.zeros(depth, np.int64)
+    nxt = np.zeros(depth, np.int64)
+    acc = np.zeros(depth, np.int64)
+    allowed = np.zeros(N, np.bool_)
+    allowed[origin] = True
+    levels[0, :] = st[:prefix]
+    counts[0] = {captures}(levels[0], T, mover, allowed, acts[0], tags[0], vals[0], lands[0])
+    top = -1
+    level = 0
+    while level >= 0:
+        i = nxt[level]
+        if i >= counts[level] or level + 1 >= depth:
+            level -= 1
+            continue
+        nxt[level] = i + 1
+        total = acc[level] + vals[level, i]
+        if total > top:
+            top = total
+        if not {keep_most}:
+            return top
+        child = levels[level + 1]
+        child[:] = levels[level]
+        {pending}(child, T, mover, acts[level, i], tags[level, i], False)
+        allowed[:] = False
+        allowed[lands[level, i]] = True
+        level += 1
+        counts[level] = {captures}(child, T, mover, allowed, acts[level], tags[level],
+                                   vals[level], lands[level])
+        nxt[level] = 0
+        acc[level] = total
+    return top
+""")
+    scored = k.function("sequence_scored", f"""
+def {{name}}(st, T, mover, acts, tags, rests, keep):
+    # The captures that may be played (keep[i]), each with the rest of its chain's worth.
+    buf = np.empty(N, np.int32)
+    allowed = np.zeros(N, np.bool_)
+{origins}    vals = np.empty(acts.shape[0], np.int64)
+    lands = np.empty(acts.shape[0], np.int64)
+    c = {captures}(st, T, mover, allowed, acts, tags, vals, lands)
+    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
+    child = np.empty(prefix, np.int64)
+    top = -1
+    for i in range(c):
+        child[:] = st[:prefix]
+        {pending}(child, T, mover, acts[i], tags[i], False)
+        rests[i] = {best}(child, T, mover, lands[i])
+        if vals[i] + max(rests[i], 0) > top:
+            top = vals[i] + max(rests[i], 0)
+    for i in range(c):
+        keep[i] = not {keep_most} or vals[i] + max(rests[i], 0) == top
+    return c
+""")
+    generate = k.function("capture_sequence", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    found = np.empty(MAX_MOVES, np.int32)
+    kinds = np.empty(MAX_MOVES, np.int32)
+    rests = np.empty(MAX_MOVES, np.int64)
+    keep = np.empty(MAX_MOVES, np.bool_)
+    c = {scored}(st, T, mover, found, kinds, rests, keep)
+    for i in range(c):
+        if keep[i]:
+            acts[n] = found[i]
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_capture_sequence", f"""
+def {{name}}(st, T, mover, act):
+    found = np.empty(MAX_MOVES, np.int32)
+    kinds = np.empty(MAX_MOVES, np.int32)
+    rests = np.empty(MAX_MOVES, np.int64)
+    keep = np.empty(MAX_MOVES, np.bool_)
+    c = {scored}(st, T, mover, found, kinds, rests, keep)
+    for i in range(c):
+        if keep[i] and found[i] == act:
+            if rests[i] >= 0:
+                {pending}(st, T, mover, act, kinds[i], True)
+                return
+            before = st[:N].copy()
+            {make_one}(st, T, mover, act, kinds[i])
+            for s in range(N):
+                if before[s] == {marker}:
+                    change(st, s, 0)
+            return
+""")
+    return Generator(generate, make, frozenset({"move"}))
+
+
+@lowers("capturing")
+def lower_capturing(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(capturing taken): some site holds the taken: piece."""
+    keywords(node, set(), k)
+    if not isinstance(args[0], Str):
+        k.refuse(node, "no kernel lowering of (capturing) with a computed piece")
+    marker = _marker(k.env, args[0].value)
+    return k.function("capturing", f"""
+def {{name}}(st, T, mover, to, frm):
+    for s in range(N):
+        if st[s] == {marker}:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from dsl import types as t
-from dsl.ast import Form, Node
+from dsl.ast import Form, Node, Str
 from stdlib.logic import AnyRegion
 from stdlib.lowering import Effect as Lowered
 from stdlib.lowering import Lower, bound_site, keywords, lowers
@@ -278,4 +278,61 @@ def {{name}}(st, T, mover, to, frm):
     if s < 0 or st[s] != {terrain}[v]:
         return
     change(st, s, v)
+"""))
+
+
+def promote_steps(k: Lower) -> list[tuple[Node, ...]]:
+    """The steps of each turn the game's phases play (the (play ...) section's, or each
+    phase's), as written."""
+    game = getattr(k, "game", None)
+    out: list[tuple[Node, ...]] = []
+    if game is None:
+        return out
+    for section in game.expansion.game.args[1:]:
+        if isinstance(section, Form) and section.head == "play":
+            out.append(section.args)
+        elif isinstance(section, Form) and section.head == "phases":
+            out += [p.args[1:] for p in section.args if isinstance(p, Form)]
+    return out
+
+
+@lowers("promote")
+def lower_promote(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(promote site kind [if:]): the piece on the site becomes its owner's piece of the kind
+    when the condition holds (Site bound to the site); the step notes in the slot "promoted"
+    whether it changed the piece, for (promoted) in the steps after it (one (promote ...)
+    step a turn: the note is the decision's)."""
+    given = keywords(node, {"if"}, k)
+    if not isinstance(args[1], Str):
+        k.refuse(node, "no kernel lowering of (promote) with a computed kind")
+    if any(sum(1 for s in steps if isinstance(s, Form) and s.head == "promote") > 1
+           for steps in promote_steps(k)):
+        k.refuse(node, "no kernel lowering of several (promote ...) steps in a turn yet")
+    env = k.env
+    name = args[1].value
+    target = []
+    for r in range(len(env.roles)):
+        values = [p.value for p in env.pieces if p.owner == r and p.name == name]
+        target.append(values[0] if values else 0)
+    targets = k.table("promoted to", target)
+    noted = k.slot("promoted", 1, lambda state: (0,))
+    bound = bound_site(k)
+    condition = k.lower(given["if"], "Boolean") if "if" in given else "True"
+    site = k.lower(args[0], "Site")
+    return Lowered(k.function("promote", f"""
+def {{name}}(st, T, mover, to, frm):
+    st[{noted}] = 0
+    s = {site}
+    if s < 0:
+        return
+    o = OWNER[st[s]]
+    if o < 0 or {targets}[o] == 0 or st[s] == {targets}[o]:
+        return
+    saved = {bound}
+    {bound} = s
+    ok = {condition}
+    {bound} = saved
+    if ok:
+        change(st, s, {targets}[o])
+        st[{noted}] = 1
 """))

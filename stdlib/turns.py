@@ -202,22 +202,38 @@ def most_score(env: Env) -> ResultExpr:
 
 # Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
 
-def _one_decision_turns(k: Lower, node: Form) -> None:
-    """Refuse a count of captures in a game whose turns have several decisions: the kernel
-    counts the whole turn's (H_TAKEN), the interpreter's steps those since the last decision."""
+def _contains(node: Node, part: Node) -> bool:
+    """Is `part` (the very node) within `node`?"""
+    if node is part:
+        return True
+    if isinstance(node, Form):
+        return any(_contains(a, part) for a in node.args) or \
+            any(_contains(kw.value, part) for kw in node.kwargs)
+    return False
+
+
+def _judged_per_turn(k: Lower, node: Form) -> None:
+    """Refuse a count of captures in an end condition of a game whose turns have several
+    decisions: the kernel counts those of the decision (H_TAKEN, counted from each decision
+    on), as the interpreter's steps do, but its end conditions count the whole turn's."""
     game = getattr(k, "game", None)
-    if game is None or any(sum(1 for is_decision, _ in steps if is_decision) > 1
-                           for steps in game.turns):
-        k.refuse(node, f"no kernel lowering of ({node.head}) in turns of several decisions "
-                 "yet")
+    if game is None:
+        k.refuse(node, f"no kernel lowering of ({node.head}) here yet")
+    if all(sum(1 for is_decision, _ in steps if is_decision) <= 1 for steps in game.turns):
+        return
+    for section in game.expansion.game.args[1:]:
+        if isinstance(section, Form) and section.head == "end" and _contains(section, node):
+            k.refuse(node, f"no kernel lowering of ({node.head}) in the end conditions of "
+                     "turns of several decisions yet")
 
 
 @lowers("count-captured")
 def lower_count_captured(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(count-captured): the pieces of other roles the turn took (st[H_TAKEN], as the
-    interpreter's ctx.taken in a turn of one decision and in end conditions)."""
+    """(count-captured): the pieces of other roles taken by the turn's last decision and the
+    steps since (st[H_TAKEN], as the interpreter's ctx.taken in a turn's steps, and in end
+    conditions where a turn is one decision)."""
     keywords(node, set(), k)
-    _one_decision_turns(k, node)
+    _judged_per_turn(k, node)
     return "st[H_TAKEN]"
 
 
@@ -225,8 +241,34 @@ def lower_count_captured(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
 def lower_captured(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(captured): a piece of another role was taken (see count-captured)."""
     keywords(node, set(), k)
-    _one_decision_turns(k, node)
+    _judged_per_turn(k, node)
     return "(st[H_TAKEN] > 0)"
+
+
+@lowers("promoted")
+def lower_promoted(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(promoted): the turn's (promote ...) step, run after the decision, changed a piece (its
+    note in the slot "promoted"); only in a step after that one, where the note is the
+    decision's own."""
+    from stdlib.effects import promote_steps
+
+    keywords(node, set(), k)
+    for steps in promote_steps(k):
+        for i, step in enumerate(steps):
+            if not _contains(step, node):
+                continue
+            earlier = [s for s in steps[:i] if isinstance(s, Form) and s.head == "promote"]
+            if len(earlier) == 1:
+                return f"(st[{k.slot('promoted', 1, lambda state: (0,))}] == 1)"
+    k.refuse(node, "no kernel lowering of (promoted) but in a step after the turn's one "
+             "(promote ...) step yet")
+
+
+@lowers("moves-without-capture")
+def lower_moves_without_capture(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(moves-without-capture): the builder's count of quiet decisions (H_QUIET)."""
+    keywords(node, set(), k)
+    return "st[H_QUIET]"
 
 
 @lowers("add-score")

@@ -25,7 +25,7 @@ HEADER = (
     "H_FROM",
     "H_AGAIN",     # 1: a step of this decision gave the mover another turn
     "H_REFUSED",   # 1: a step after the decision refused it (only while trying a move)
-    "H_TAKEN",     # pieces of other roles the turn (so far) took
+    "H_TAKEN",     # pieces of other roles the decision (and its steps so far) took
     "H_ALLPASS",   # 1: every decision of the turn so far was a pass
     "H_PIE_OPEN",  # 1: the mover may play swap
     "H_SWAPPED",   # 1: the people have exchanged roles
