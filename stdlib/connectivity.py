@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from dsl.ast import Const, Form, Int, Node
 from stdlib.chains import Overlay, chains_of
 from stdlib.logic import AnyRegion
-from stdlib.lowering import Lower, keywords, lowers, padded
+from stdlib.lowering import Lower, bound_site, keywords, lowers, padded
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import (
@@ -895,8 +895,9 @@ def lower_connected(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     role kept in the state, with the regions each group touches at its root. The state also
     keeps the board the groups were made from; each test brings them up to date with the
     sites that differ from it (pieces added are joined, a piece gone has its role's groups
-    made again), so the answer is the board's whatever happened since."""
-    given = keywords(node, {"regions", "at-least", "by"}, k)
+    made again), so the answer is the board's whatever happened since. With through:, a
+    search over the role's pieces where it holds (_lower_connected_through)."""
+    given = keywords(node, {"regions", "at-least", "by", "through"}, k)
     env = k.env
     topo = env.topology
     size = topo.size
@@ -920,8 +921,11 @@ def lower_connected(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
                       for sides in env.sides]
     if max(len(g) for g in goal_lists) > 30:
         k.refuse(node, "no kernel lowering of (connected) with more than 30 regions")
-    masks, needed, _ = connection_goals(goal_lists, at_least, size)
+    masks, needed, starts = connection_goals(goal_lists, at_least, size)
     role = k.lower(args[0], "Role")
+    if "through" in given:
+        return _lower_connected_through(k, given["through"], role, adjacency, masks, needed,
+                                        starts)
     adj = k.table("adjacent", padded(adjacency))
     width = max((len(a) for a in adjacency), default=0)
     mask = k.table("region masks", masks)
@@ -1114,4 +1118,67 @@ def {{name}}(st, T, mover, to, frm):
         elif {surrounded}(st, T, r, s, base, stamp + s):
             return True
     return False
+""") + "(st, T, mover, to, frm)"
+
+
+def _lower_connected_through(k: Lower, through_node: Node, role: str,
+                             adjacency: Sequence[Sequence[int]], masks: list[list[int]],
+                             needed: list[int], starts: list[list[int]]) -> str:
+    """(connected role through: ...): as the interpreter's any_chain, from each start site
+    in turn, over the role's pieces where through: holds (judged with the role as the mover
+    and Site bound to the site, each site once per test)."""
+    adj = k.table("adjacent", padded(adjacency))
+    mask = k.table("region masks", masks)
+    need = k.table("regions needed", needed)
+    first = k.table("chain starts", padded(starts))
+    bound = bound_site(k)
+    through = k.lower(through_node, "Boolean")
+    counts = k.function("chain_counts", f"""
+def {{name}}(st, T, mover, to, frm, s, verdict):
+    if OWNER[st[s]] != mover:
+        return False
+    if verdict[s] < 0:
+        {bound} = s
+        verdict[s] = 1 if {through} else 0
+    return verdict[s] == 1
+""")
+    return k.function("connected_through", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    if {need}[r] == 0:
+        return False
+    saved = {bound}
+    verdict = np.full(N, -1, np.int8)
+    seen = np.zeros(N, np.bool_)
+    stack = np.empty(N, np.int32)
+    found = False
+    i = 0
+    while {first}[r, i] != -1 and not found:
+        start = {first}[r, i]
+        i += 1
+        if seen[start] or not {counts}(st, T, r, to, frm, start, verdict):
+            continue
+        seen[start] = True
+        stack[0] = start
+        top = 1
+        touched = 0
+        while top > 0:
+            top -= 1
+            s = stack[top]
+            touched |= {mask}[r, s]
+            j = 0
+            while {adj}[s, j] != -1:
+                t = {adj}[s, j]
+                if not seen[t] and {counts}(st, T, r, to, frm, t, verdict):
+                    seen[t] = True
+                    stack[top] = t
+                    top += 1
+                j += 1
+        bits = 0
+        while touched:
+            bits += touched & 1
+            touched >>= 1
+        found = bits >= {need}[r]
+    {bound} = saved
+    return found
 """) + "(st, T, mover, to, frm)"

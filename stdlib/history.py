@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from dsl.ast import Bool, Form, Int, Node
-from stdlib.lowering import Lower, keywords, lowers
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
 from stdlib.moves import kinded
 from stdlib.parts import mark
 from stdlib.patterns import matches, windows
@@ -339,3 +340,129 @@ def {name}(st, T, mover, to, frm):
     if st[H_NCHANGED] == 0:
         return False  # a pass
     h = st[H_HASH]""" + found + "\n") + "(st, T, mover, to, frm)"
+
+
+@lowers("no-restore")
+def lower_no_restore(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator | Alternatives:
+    """(no-restore pattern moves): the moves, each of which, while the last decision broke
+    placements of the pattern, is made on a copy of the state and left out if it changes a
+    site of those placements and leaves one of them as it was before (no_restore's
+    `restores`). The restriction lives in slots: its count, the H_SWAPPED it was made under
+    (the pie rule's swap forgets it, as the interpreter forgets memories), and per placement
+    its sites and their old contents; after each decision `remember` finds the placements
+    that held before it and do not after."""
+    from stdlib.patterns import PatternSpec, lower_windows
+
+    keywords(node, set(), k)
+    env = k.env
+    spec = k.compiled(args[0])
+    slots = [i for i, m in enumerate(env.memories) if m.key == "forbidden"]
+    if not isinstance(spec, PatternSpec) or len(slots) != 1:
+        k.refuse(node, "no kernel lowering of (no-restore) with this pattern")
+    index = slots[0]
+    found = windows(env, spec)
+    _, holds = lower_windows(k, found)
+    width = max((len(w.sites) for w in found), default=1)
+    sites = k.table("window sites in order", [list(w.sites) + [-1] * (width - len(w.sites))
+                                              for w in found] or [[-1]])
+    capacity = max(1, len({w.sites for w in found}))
+    entry = 2 * width
+
+    def encode(state: Any) -> list[int]:
+        restriction = state.memory[index] or ()
+        out = [len(restriction), int(state.swapped)]
+        for window in restriction:
+            cells = list(window) + [(-1, 0)] * (width - len(window))
+            out += [s for s, _ in cells] + [v for _, v in cells]
+        return out + [0] * (2 + capacity * entry - len(out))
+    at = k.slot(f"forbidden {sites}", 2 + capacity * entry, encode)
+    update = k.function("forbidden_update", f"""
+def {{name}}(st, T, mover, before):
+    count = 0
+    for w in range({len(found)}):
+        differs = False
+        for j in range({width}):
+            c = {sites}[w, j]
+            if c < 0:
+                break
+            if before[c] != st[c]:
+                differs = True
+                break
+        if not differs or not {holds}(before, w) or {holds}(st, w):
+            continue
+        known = False  # the same sites broken in another orientation: the same contents
+        # (each window's sites in order: the same sites are the same list)
+        for e in range(count):
+            same = True
+            for j in range({width}):
+                if st[{at} + 2 + e * {entry} + j] != {sites}[w, j]:
+                    same = False
+                    break
+            if same:
+                known = True
+                break
+        if known:
+            continue
+        base = {at} + 2 + count * {entry}
+        for j in range({width}):
+            c = {sites}[w, j]
+            st[base + j] = c
+            st[base + {width} + j] = before[c] if c >= 0 else 0
+        count += 1
+    st[{at}] = count
+    st[{at} + 1] = st[H_SWAPPED]
+""")
+    k.remember("forbidden", update, f"forbidden {sites}")
+    restores = k.function("restores", f"""
+def {{name}}(st, trial):
+    count = st[{at}]
+    k = trial[H_NCHANGED]
+    touched = k < 0
+    for i in range(max(k, 0)):
+        c = trial[CHANGED + i]
+        for e in range(count):
+            for j in range({width}):
+                if st[{at} + 2 + e * {entry} + j] == c:
+                    touched = True
+    if not touched:
+        return False
+    for e in range(count):
+        base = {at} + 2 + e * {entry}
+        same = True
+        for j in range({width}):
+            c = st[base + j]
+            if c >= 0 and trial[c] != st[base + {width} + j]:
+                same = False
+                break
+        if same:
+            return True
+    return False
+""")
+
+    def wrap(moves: Generator | Alternatives) -> Generator | Alternatives:
+        if isinstance(moves, Alternatives):
+            return Alternatives([wrap(part) for part in moves.parts], moves.ordered)
+        generate = k.function("no_restore", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    first = n
+    n = {moves.generate}(st, T, mover, acts, tags, n, tag)
+    if n == first or st[{at}] == 0 or st[{at} + 1] != st[H_SWAPPED]:
+        return n
+    trial = st.copy()
+    kept = first
+    for i in range(first, n):
+        trial[:] = st
+        trial[H_NCHANGED] = 0
+        {moves.make}(trial, T, mover, acts[i])
+        if not {restores}(st, trial):
+            acts[kept] = acts[i]
+            tags[kept] = tags[i]
+            kept += 1
+    return kept
+""")
+        return replace(moves, generate=generate)
+
+    lowered = k.lower(args[1], "Moves")
+    if not isinstance(lowered, Generator | Alternatives):
+        k.refuse(node, "no kernel lowering of (no-restore) of these moves")
+    return wrap(lowered)

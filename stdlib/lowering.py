@@ -149,6 +149,10 @@ class Lower(Protocol):
     def action_start(self, kind: str, node: Node) -> int:
         """The first action number of the move kind's block in the game's action space."""
 
+    def action_of(self, kind: str, sites: tuple[int, ...], node: Node) -> int:
+        """The action number of the move of that kind on those sites (a group placed, two
+        sites exchanged: numbered by the set of sites, interpreter/actions.py)."""
+
     def compiled(self, node: Node) -> Any:
         """What the interpreter compiled `node` to (its closure, or a constant)."""
 

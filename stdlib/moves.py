@@ -2699,3 +2699,152 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     return n
 """)
     return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+@lowers("place-group")
+def lower_place_group(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(place-group size [by:] [onto:] [max-replaced:]): the mover's piece on every site of
+    each connected group of sites that fits (each empty where a piece may stand, or with
+    onto:EmptyOrEnemy an enemy's piece, replaced, at most max-replaced: of them), none when
+    the mover's hand holds fewer than size pieces; in the order of the groups."""
+    from stdlib.lowering import padded
+
+    given = keywords(node, {"by", "onto", "max-replaced"}, k)
+    size = args[0].value if isinstance(args[0], Int) else 0
+    if size < 1:
+        k.refuse(node, "no kernel lowering of (place-group) without a literal size")
+    by, onto, limit = given.get("by"), given.get("onto"), given.get("max-replaced")
+    if by is not None and not isinstance(by, Const) or \
+            onto is not None and not (isinstance(onto, Const)
+                                      and onto.name in ("Empty", "EmptyOrEnemy")) or \
+            limit is not None and not isinstance(limit, Int):
+        k.refuse(node, "no kernel lowering of (place-group) with these arguments")
+    env = k.env
+    groups = connected_groups(env, size, env.absolute_dirs(
+        by.name if isinstance(by, Const) else "Adjacent"),
+        Budget(MAX_GROUPS, f"(place-group {size} ...)", "enumerate", "groups",
+               "use a smaller group size or board"))
+    replace = isinstance(onto, Const) and onto.name == "EmptyOrEnemy"
+    most = limit.value if isinstance(limit, Int) else size
+    sites = k.table("groups", padded(groups) or [[-1]])
+    numbers = k.table("group actions", [k.action_of("multi", g, node) for g in groups] or [0])
+    values = k.table("placed", [_placed(env, None, r) for r in range(len(env.roles))])
+    allowed = k.table("may hold a piece",
+                      [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
+    generate = k.function("place_group", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if COUNTS_HANDS and 0 <= st[HANDS + mover] < {size}:
+        return n
+    for g in range({len(groups)}):
+        replaced = 0
+        fits = True
+        for j in range({size}):
+            s = {sites}[g, j]
+            v = st[s]
+            if v == 0:
+                if {allowed}[s] == 0:
+                    fits = False
+                    break
+                continue
+            who = OWNER[v]
+            if not {replace} or who < 0 or who == mover:
+                fits = False
+                break
+            replaced += 1
+        if fits and replaced <= {most}:
+            acts[n] = {numbers}[g]
+            tags[n] = tag
+            n += 1
+    return n
+""")
+    make = k.function("make_place_group", f"""
+def {{name}}(st, T, mover, act):
+    g = 0
+    while {numbers}[g] != act:
+        g += 1
+    for j in range({size}):
+        change(st, {sites}[g, j], {values}[mover])
+    st[H_TO] = {sites}[g, {size - 1}]
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"multi"}))
+
+
+@lowers("exchange")
+def lower_exchange(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(exchange [directions] [within:]): the contents of two neighbouring sites holding
+    different pieces swapped, with within: only inside a window where the pattern stands
+    before the exchange; in the order of the pairs (an exchange puts down as many of each
+    role's pieces as it takes up: no hand is short of one)."""
+    from stdlib.lowering import padded
+    from stdlib.patterns import PatternSpec, lower_windows, windows
+
+    given = keywords(node, {"within"}, k)
+    direction = args[0] if args else None
+    if direction is not None and not isinstance(direction, Const):
+        k.refuse(node, "no kernel lowering of (exchange) with these directions")
+    env = k.env
+    steps = env.topology.step
+    pairs = sorted({(min(s, t), max(s, t))
+                    for d in env.absolute_dirs(direction.name if direction else "Adjacent")
+                    for s in range(env.topology.size) if (t := steps[d][s]) != -1})
+    per_pair: list[list[int]] = [[] for _ in pairs]
+    holds = "window_none"
+    if "within" in given:
+        spec = k.compiled(given["within"])
+        if not isinstance(spec, PatternSpec):
+            k.refuse(node, "no kernel lowering of (exchange) with this within:")
+        found = windows(env, spec)
+        index = {p: i for i, p in enumerate(pairs)}
+        for w, window in enumerate(found):
+            cells = set(window.sites)
+            for i in sorted({index[(a, b)] for a in cells for b in cells
+                             if (a, b) in index}):
+                per_pair[i].append(w)
+        kept = [i for i in range(len(pairs)) if per_pair[i]]
+        pairs = [pairs[i] for i in kept]
+        per_pair = [per_pair[i] for i in kept]
+        _, holds = lower_windows(k, found)
+    within = "within" in given
+    ends = k.table("pairs", [list(p) for p in pairs] or [[0, 0]])
+    numbers = k.table("pair actions", [k.action_of("exchange", p, node) for p in pairs] or [0])
+    inside = k.table("windows by pair", padded(per_pair) or [[-1]])
+    test = f"""
+        ok = False
+        j = 0
+        while {inside}[p, j] != -1:
+            if {holds}(st, {inside}[p, j]):
+                ok = True
+                break
+            j += 1
+        if not ok:
+            continue""" if within else ""
+    generate = k.function("exchange", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    for p in range({len(pairs)}):
+        a = {ends}[p, 0]
+        b = {ends}[p, 1]
+        va = st[a]
+        vb = st[b]
+        if va == vb or va == 0 or vb == 0:
+            continue{test}
+        acts[n] = {numbers}[p]
+        tags[n] = tag
+        n += 1
+    return n
+""")
+    make = k.function("make_exchange", f"""
+def {{name}}(st, T, mover, act):
+    p = 0
+    while {numbers}[p] != act:
+        p += 1
+    a = {ends}[p, 0]
+    b = {ends}[p, 1]
+    va = st[a]
+    vb = st[b]
+    change(st, a, vb)
+    change(st, b, va)
+    st[H_TO] = b
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({"exchange"}))

@@ -19,7 +19,7 @@ windows containing the sites the move changed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dsl import types as t
@@ -444,10 +444,11 @@ CODES = {"X": 0, "O": 1, ".": 2, "*": 3, "?": 4}
 
 @lowers("forms")
 def lower_forms(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(forms patterns...): as forms' test, the windows containing a site the move being
-    judged (or the last turn) changed — every site when they are not known — each matched
-    cell by cell from tables of every window's sites and symbols."""
-    keywords(node, set(), k)
+    """(forms patterns... [at:]): as forms' test, the windows containing a site the move being
+    judged (or the last turn) changed — every site when they are not known — or with at:, a
+    site of that region, each matched cell by cell from tables of every window's sites and
+    symbols."""
+    given = keywords(node, {"at"}, k)
     env = k.env
     specs = [k.compiled(a) for a in args]
     if not all(isinstance(spec, PatternSpec) for spec in specs):
@@ -468,6 +469,15 @@ def lower_forms(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
         for s in w.sites:
             by_site[s].append(i)
     windows_at = k.table("windows by site", padded(by_site))
+    loop = ("    n = st[H_NCHANGED]\n"
+            "    count = n if n >= 0 else N\n"
+            "    for i in range(count):\n"
+            "        s = st[CHANGED + i] if n >= 0 else i\n")
+    if "at" in given:
+        loop = ("    buf = np.empty(N, np.int32)\n"
+                f"    for i in range({k.lower(given['at'], 'Region')}(st, T, mover, to, frm, "
+                "buf)):\n"
+                "        s = buf[i]\n")
     # One function, its loops written out: the tables are read once per call (a call
     # passing the tables costs more than a window's cells).
     return k.function("forms", f"""
@@ -475,11 +485,7 @@ def {{name}}(st, T, mover, to, frm):
     cells = {sites}
     codes = {codes}
     at = {windows_at}
-    n = st[H_NCHANGED]
-    count = n if n >= 0 else N
-    for i in range(count):
-        s = st[CHANGED + i] if n >= 0 else i
-        for wi in range(at.shape[1]):
+{loop}        for wi in range(at.shape[1]):
             w = at[s, wi]
             if w < 0:
                 break
@@ -515,3 +521,44 @@ def {{name}}(st, T, mover, to, frm):
                 return True
     return False
 """) + "(st, T, mover, to, frm)"
+
+
+def lower_windows(k: Lower, found: Sequence[Window]) -> tuple[str, str]:
+    """The windows' sites as a table (a row per window, -1 ended) and the function
+    `(b, w) -> bool`: does window w hold the pattern on the board values b (the state, or
+    any array of a board), X and O bound to two different roles (as `matches`)?"""
+    cells = [[(s, CODES["X"]) for s in w.xs] + [(s, CODES["O"]) for s in w.os]
+             + [(s, CODES["."]) for s in w.empties] + [(s, CODES["*"]) for s in w.pieces]
+             for w in found]
+    width = max((len(c) for c in cells), default=0) + 1
+    sites = k.table("window sites", [[s for s, _ in c] + [-1] * (width - len(c))
+                                     for c in cells] or [[-1]])
+    codes = k.table("window symbols", [[code for _, code in c] + [-1] * (width - len(c))
+                                       for c in cells] or [[-1]])
+    return sites, k.function("window_holds", f"""
+def {{name}}(b, w):
+    x = -3
+    o = -3
+    for j in range({width}):
+        c = {sites}[w, j]
+        if c < 0:
+            break
+        code = {codes}[w, j]
+        v = b[c]
+        if code == 0:
+            who = OWNER[v]
+            if who < 0 or (x != -3 and who != x):
+                return False
+            x = who
+        elif code == 1:
+            who = OWNER[v]
+            if who < 0 or who == x or (o != -3 and who != o):
+                return False
+            o = who
+        elif code == 2:
+            if v != 0:
+                return False
+        elif v == 0:
+            return False
+    return True
+""")

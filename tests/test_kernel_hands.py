@@ -251,3 +251,59 @@ def test_mattocks_options_replay_as_the_interpreter_plays_them(options) -> None:
     game = load_game(MATTOCK, **options)
     kernel = _kernel(game)
     assert [d for s in range(20) if (d := first_difference(game, kernel, s))] == []
+
+
+# Thruway: a turn paves two tiles at once from the reserve (a hand), replacing at most one
+# opponent tile, which goes back to its owner's reserve; (no-restore ...) forbids the next
+# move to put back a crossroads dispute the last move broke.
+THRUWAY = str(ROOT / "games/thruway.game")
+DISPUTE = """
+. . . .
+. C A .
+. A C .
+. . . .
+mover: Concrete
+"""
+
+
+def test_a_group_takes_as_many_tiles_from_the_reserve_and_a_replaced_one_goes_back() -> None:
+    game = load_game(THRUWAY, size=4, pie=False, supply=3)
+    kernel = _kernel(game)
+    state = game.from_text(DISPUTE)
+    st = kernel.encode(state)
+    assert kernel.hands(st) == (1, 1)  # 3 each, 2 on the board
+    _same(game, kernel, state, st)
+    assert not any("," in game.actions.notation(a) for a in kernel.legal_actions(st))
+    state = game.from_text(DISPUTE + "reserve Concrete: 2\n")
+    st = kernel.encode(state)
+    _play(game, kernel, state, st, "a2,b2")  # replaces Asphalt's b2
+    assert kernel.hands(st) == (0, 2)
+
+
+def test_a_broken_dispute_may_not_be_put_back_at_once() -> None:
+    game = load_game(THRUWAY, size=4, pie=False)
+    kernel = _kernel(game)
+    state = game.from_text(DISPUTE)
+    st = kernel.encode(state)
+    state = _play(game, kernel, state, st, "a2,b2")
+    notations = [game.actions.notation(a) for a in kernel.legal_actions(st)]
+    assert "b2,b1" not in notations and "a3,a2" in notations
+    # The restriction read from position text, and forgotten without it.
+    text = state.to_text()
+    assert "forbidden: b3=C c3=A b2=A c2=C" in text
+    back = next(a for a in range(game.actions.size) if game.actions.notation(a) == "b2,b1")
+    for given, allowed in ((text, False), (text.split("forbidden:")[0], True)):
+        again = game.from_text(given)
+        st = kernel.encode(again)
+        _same(game, kernel, again, st)
+        assert (back in kernel.legal_actions(st)) == allowed
+
+
+@pytest.mark.parametrize("options", [{"size": 5}, {"size": 6, "pie": False, "supply": 8}],
+                         ids=["size5", "short-supply"])
+def test_thruways_options_replay_as_the_interpreter_plays_them(options) -> None:
+    from interpreter.kernel.differential import first_difference
+
+    game = load_game(THRUWAY, **options)
+    kernel = _kernel(game)
+    assert [d for s in range(40) if (d := first_difference(game, kernel, s))] == []
