@@ -891,13 +891,13 @@ def {{name}}(st, marks, count):
 
 @lowers("connected")
 def lower_connected(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
-    """(connected role [regions:] [at-least:] [by:]): as the Groups tracker, a union-find per
+    """(connected role [regions:] [at-least:] [by:] [via:]): as the Groups tracker, a union-find per
     role kept in the state, with the regions each group touches at its root. The state also
     keeps the board the groups were made from; each test brings them up to date with the
     sites that differ from it (pieces added are joined, a piece gone has its role's groups
     made again), so the answer is the board's whatever happened since. With through:, a
     search over the role's pieces where it holds (_lower_connected_through)."""
-    given = keywords(node, {"regions", "at-least", "by", "through"}, k)
+    given = keywords(node, {"regions", "at-least", "by", "via", "through"}, k)
     env = k.env
     topo = env.topology
     size = topo.size
@@ -923,6 +923,10 @@ def lower_connected(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
         k.refuse(node, "no kernel lowering of (connected) with more than 30 regions")
     masks, needed, starts = connection_goals(goal_lists, at_least, size)
     role = k.lower(args[0], "Role")
+    if "via" in given:  # chains joined by the role's edges (stdlib/edges.py)
+        from stdlib.edges import lower_connected_via
+
+        return lower_connected_via(k, node, given["via"], role, masks, needed, starts)
     if "through" in given:
         return _lower_connected_through(k, given["through"], role, adjacency, masks, needed,
                                         starts)

@@ -28,8 +28,11 @@ from typing import Any, cast
 
 import networkx as nx
 
+from dsl.ast import Bool, Form, Node, Str
 from stdlib.boards import Board
 from stdlib.connectivity import any_chain
+from stdlib.lowering import Effect as Lowered
+from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env
@@ -476,3 +479,165 @@ def edges_of(env: Env) -> Callable[[Any], list[tuple[int, int, int, bool]]] | No
         values = state.edges
         return [(a, b, values[e], across) for e, a, b, across in drawn if values[e]]
     return held
+
+
+# Kernel lowerings (stdlib/lowering.py) ------------------------------------------------------------
+# A kernel keeps each edge's value at st[EDGES + e] (interpreter/kernel/layout.py), numbered as
+# State.edges, and changes them through the driver's set_edge(st, e, v), which keeps the hash.
+
+
+def lowered_set(k: Lower, node: Form, name_node: Node) -> EdgeSet:
+    """The edge set a lowered form names (a literal name), or refuse."""
+    if not isinstance(name_node, Str):
+        k.refuse(node, f"no kernel lowering of ({node.head} ...) with a computed set name")
+    found = edge_sets(k.env).sets.get(name_node.value)
+    if found is None:
+        k.refuse(node, f'the board declares no edges "{name_node.value}"')
+    return found
+
+
+def incidence_tables(k: Lower, edges: EdgeSet) -> tuple[str, str, int]:
+    """Per site, the set's edges there and the sites at their other ends, in the order of
+    EdgeSet.incident (rows ended by -1), and the widest row's length."""
+    width = max((len(row) for row in edges.incident), default=0) + 1
+    numbers = [[e for e, _ in row] + [-1] * (width - len(row)) for row in edges.incident]
+    others = [[t for _, t in row] + [-1] * (width - len(row)) for row in edges.incident]
+    return (k.table(f"{edges.name} edges at", numbers), k.table(f"{edges.name} ends", others),
+            width)
+
+
+@lowers("edge-held")
+def lower_edge_held(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(edge-held name a b [by:]): the edge between the two sites, looked up among a's
+    edges, is held (by the role by:, or by anyone); False where there is none."""
+    given = keywords(node, {"by"}, k)
+    edges = lowered_set(k, node, args[0])
+    numbers, others, width = incidence_tables(k, edges)
+    a, b = k.lower(args[1], "Site"), k.lower(args[2], "Site")
+    held = "v != 0" if "by" not in given else f"v == ({k.lower(given['by'], 'Role')}) + 1"
+    return k.function("edge_held", f"""
+def {{name}}(st, T, mover, to, frm):
+    a = {a}
+    b = {b}
+    if a < 0 or b < 0:
+        return False
+    for j in range({width}):
+        e = {numbers}[a, j]
+        if e < 0:
+            return False
+        if {others}[a, j] == b:
+            v = st[EDGES + e]
+            return {held}
+    return False
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("link-all")
+def lower_link_all(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
+    """(link-all name [if:] [crossing:]): a step: from the decision's site To, each empty
+    edge of the set, in the order of LinkAll.run, to a friendly piece (with if:, to a site
+    where the condition holds, judged with From the decision's site and To the other end)
+    is taken by the mover, unless a held edge crosses it (a table of the crossing pairs)."""
+    given = keywords(node, {"if", "crossing"}, k)
+    edges = lowered_set(k, node, args[0])
+    numbers, others, width = incidence_tables(k, edges)
+    crossing = given.get("crossing")
+    if crossing is not None and not isinstance(crossing, Bool):
+        k.refuse(node, "no kernel lowering of (link-all) with a computed crossing:")
+    if "if" in given:
+        condition = k.function("link_allowed", f"""
+def {{name}}(st, T, mover, to, frm):
+    return {k.lower(given["if"], "Boolean")}
+""")
+        allowed = f"{condition}(st, T, mover, t, s)"
+    else:
+        allowed = "OWNER[st[t]] == mover"
+    crosses = "False"
+    if not (isinstance(crossing, Bool) and crossing.value):
+        across = k.table(f"{edges.name} crossings",
+                         [list(c) + [-1] for c in padded_rows(edges.crossing)])
+        crosses = k.function("crossed", f"""
+def {{name}}(st, e):
+    for j in range({across}.shape[1]):
+        c = {across}[e - {edges.first}, j]
+        if c < 0:
+            return False
+        if st[EDGES + c] != 0:
+            return True
+    return False
+""") + "(st, e)"
+    return Lowered(k.function("link_all", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = to
+    if s < 0:
+        return
+    for j in range({width}):
+        e = {numbers}[s, j]
+        if e < 0:
+            return
+        if st[EDGES + e] != 0:
+            continue
+        t = {others}[s, j]
+        if not ({allowed}):
+            continue
+        if {crosses}:
+            continue
+        set_edge(st, e, mover + 1)
+"""))
+
+
+def padded_rows(rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Rows of numbers filled out by -1 to one width (at least one row, one column)."""
+    width = max((len(r) for r in rows), default=0)
+    return [list(r) + [-1] * (width - len(r)) for r in rows] or [[]]
+
+
+def lower_connected_via(k: Lower, node: Form, name_node: Node, role: str,
+                        masks: Sequence[Sequence[int]], needed: Sequence[int],
+                        starts: Sequence[Sequence[int]]) -> str:
+    """(connected role via:name): as connected_via, a search from each start site the role
+    holds over the edges of the set it holds, the regions each chain touches as a bit mask
+    (connection_goals' tables); true when one chain touches enough of them."""
+    edges = lowered_set(k, node, name_node)
+    numbers, others, width = incidence_tables(k, edges)
+    mask = k.table("region masks", [list(m) for m in masks])
+    need = k.table("regions needed", list(needed))
+    first = k.table("chain starts", padded_rows([[*s, -1] for s in starts]))
+    return k.function("connected_via", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    if {need}[r] == 0:
+        return False
+    seen = np.zeros(N, np.uint8)
+    stack = np.empty(N, np.int32)
+    for i in range({first}.shape[1]):
+        start = {first}[r, i]
+        if start < 0:
+            break
+        if seen[start] == 1 or OWNER[st[start]] != r:
+            continue
+        seen[start] = 1
+        stack[0] = start
+        top = 1
+        touched = 0
+        while top > 0:
+            top -= 1
+            s = stack[top]
+            touched |= {mask}[r, s]
+            for j in range({width}):
+                e = {numbers}[s, j]
+                if e < 0:
+                    break
+                t = {others}[s, j]
+                if st[EDGES + e] == r + 1 and seen[t] == 0 and OWNER[st[t]] == r:
+                    seen[t] = 1
+                    stack[top] = t
+                    top += 1
+        c = 0
+        while touched:
+            touched &= touched - 1
+            c += 1
+        if c >= {need}[r]:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"

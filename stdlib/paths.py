@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from dsl.ast import Const, Form, Node, Str
 from stdlib.edges import edge_set, edge_sets, values_of
 from stdlib.jumps import sites_by_mover
 from stdlib.logic import judged_live
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.moves import value_sites
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -159,3 +161,80 @@ def has_path(env: Env, roles: RolesExpr, *, to: Region, walls: str,
     given.why_not = f"a piece would have no path to {source}"
     given.relies = relies
     return judged_live(test, why_not=True)
+
+
+# Kernel lowerings (stdlib/lowering.py) --------------------------------------------------------
+
+
+@lowers("has-path")
+def lower_has_path(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(has-path roles to: walls: [by:]): a breadth-first search from each piece of each role
+    (every role for All) over the neighbours by:, crossing no held edge of the set
+    (st[EDGES + e]), to a site of its goal (a region that depends on nothing but the mover:
+    a table per role). The interpreter's kept paths only spare searches: the answer is the
+    same."""
+    from stdlib.regions import region_by_mover
+
+    given = keywords(node, {"to", "walls", "by"}, k)
+    env = k.env
+    name = given.get("walls")
+    by = given.get("by")
+    if not isinstance(name, Str) or (by is not None and not isinstance(by, Const)):
+        k.refuse(node, "no kernel lowering of (has-path) with these walls: or by:")
+    found = edge_sets(env).sets.get(name.value)
+    if found is None:
+        k.refuse(node, f'the board declares no edges "{name.value}"')
+    target = given["to"]
+    goals = region_by_mover(k, target) if isinstance(target, Form) else None
+    if goals is None:
+        k.refuse(node, "no kernel lowering of (has-path) with a goal that depends on more "
+                       "than the mover")
+    size = env.topology.size
+    around = env.topology.neighbours(env.absolute_dirs(by.name if by is not None
+                                                       else "Orthogonal"))
+    sites = k.table("path neighbours", padded(around))
+    walls = k.table("path walls", padded([[found.between.get((s, t), -1) for t in row]
+                                          for s, row in enumerate(around)]))
+    goal = k.table("path goals", [[1 if s in goals[r] else 0 for s in range(size)]
+                                  for r in range(len(env.roles))])
+    who = args[0]
+    roles = "range(R)" if isinstance(who, Const) and who.name == "All" else \
+        f"({k.lower(who, 'Role')},)"
+    search = k.function("path_from", f"""
+def {{name}}(st, r, start, seen, queue):
+    if {goal}[r, start] == 1:
+        return True
+    seen[:] = 0
+    seen[start] = 1
+    queue[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for j in range({sites}.shape[1]):
+            t = {sites}[s, j]
+            if t < 0:
+                break
+            if seen[t] == 1:
+                continue
+            e = {walls}[s, j]
+            if e >= 0 and st[EDGES + e] != 0:
+                continue
+            if {goal}[r, t] == 1:
+                return True
+            seen[t] = 1
+            queue[tail] = t
+            tail += 1
+    return False
+""")
+    return k.function("has_path", f"""
+def {{name}}(st, T, mover, to, frm):
+    seen = np.empty(N, np.uint8)
+    queue = np.empty(N, np.int32)
+    for r in {roles}:
+        for s in range(N):
+            if OWNER[st[s]] == r and not {search}(st, r, s, seen, queue):
+                return False
+    return True
+""") + "(st, T, mover, to, frm)"

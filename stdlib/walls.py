@@ -31,9 +31,11 @@ from typing import Any
 
 import networkx as nx
 
+from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.errors import GameError
 from stdlib.boards import Board, column_letters
 from stdlib.edges import ACROSS, ATTRIBUTE, HIDDEN, EdgeSet, edge_set, edge_sets, values_of
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.movekinds import (
     Block,
     Key,
@@ -353,11 +355,16 @@ class WallBlock(Block):
 
 
 def _wall_block(game: Any, kind: str) -> Block:
-    step = game.env.topology.step
+    return WallBlock(kind, wall_pairs(game.env))
+
+
+def wall_pairs(env: Env) -> list[tuple[int, int]]:
+    """The places of walls as the action space numbers them (WallBlock): each cell with the
+    cell north of it, then with the cell east of it."""
+    step = env.topology.step
     north, east = step.get("N", ()), step.get("E", ())
-    pairs = [(s, t[s]) for s in range(len(game.sites)) for t in (north, east)
-             if t and t[s] >= 0]
-    return WallBlock(kind, pairs)
+    return [(s, t[s]) for s in range(env.topology.size) for t in (north, east)
+            if t and t[s] >= 0]
 
 
 def _refuse_wall(q: Refused) -> str | None:
@@ -669,3 +676,291 @@ def walled_hop(env: Env, name: str | None, directions: str, over: str, from_: An
     mark(generate).kinds = frozenset({"move"})
     mark(generate).reach = Reach(pairs, kinds, True, interned=not capture)
     return generate
+
+
+# Kernel lowerings (stdlib/lowering.py) --------------------------------------------------------
+# The walls are edges (st[EDGES + e], set through set_edge: see stdlib/edges.py's lowerings).
+
+
+def _lowered_walls(k: Lower, node: Form, name_node: Node | str) -> WallSet:
+    """The walls a lowered form names (a literal name), or refuse."""
+    if isinstance(name_node, Str):
+        name_node = name_node.value
+    if not isinstance(name_node, str):
+        k.refuse(node, f"no kernel lowering of ({node.head} ...) with a computed wall name")
+    found = wall_set(k.env, name_node, f"({node.head} ...)")
+    if found is None:
+        k.refuse(node, f'the board declares no walls "{name_node}"')
+    return found
+
+
+@lowers("place-wall")
+def lower_place_wall(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(place-wall name [if:] [unless:]): while the mover has walls left (its placed edges
+    counted), each place where no wall it would overlap or cross is held (the slots'
+    blockers); the filters judged with the wall's cell-edges held by the mover and To its
+    south-west cell, as place_wall judges them. The move holds the wall's placed edge and
+    cell-edges; To is the cell across its first edge (the move's last site)."""
+    given = keywords(node, {"if", "unless"}, k)
+    walls = _lowered_walls(k, node, args[0])
+    env = k.env
+    start = k.action_start(WALL.name, node)
+    index = {pair: i for i, pair in enumerate(wall_pairs(env))}
+    slots = walls.slots
+    if not slots:
+        k.refuse(node, f"no place on this board for a {walls.name}")
+    width = max(len(slot.blockers) for slot in slots) + 1
+    blockers = k.table("wall blockers", [list(slot.blockers) + [-1] * (width - len(
+        slot.blockers)) for slot in slots])
+    covers = k.table("wall covers", [list(slot.covers) for slot in slots])
+    acts = [start + index[(slot.cell, slot.across)] for slot in slots]
+    numbers = k.table("wall actions", acts)
+    by_action = [-1] * (max(acts) - start + 1)
+    for i, a in enumerate(acts):
+        by_action[a - start] = i
+    slot_of = k.table("wall of action", by_action)
+    cells = k.table("wall cells", [[slot.cell, slot.across, slot.edge] for slot in slots])
+    lo, hi = walls.range
+    tests = []
+    if "if" in given:
+        tests.append(f"({k.lower(given['if'], 'Boolean')})")
+    if "unless" in given:
+        tests.append(f"not ({k.lower(given['unless'], 'Boolean')})")
+    length = walls.length
+    judged = ""
+    if tests:
+        allowed = k.function("wall_allowed", f"""
+def {{name}}(st, T, mover, to, frm):
+    return {" and ".join(tests)}
+""")
+        judged = f"""
+        for j in range({length}):
+            st[EDGES + {covers}[i, j]] = mover + 1
+        ok = {allowed}(st, T, mover, {cells}[i, 0], -1)
+        for j in range({length}):
+            st[EDGES + {covers}[i, j]] = 0
+        if not ok:
+            continue"""
+    generate = k.function("place_wall", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if {walls.supply} > 0:
+        placed = 0
+        for e in range({lo}, {hi}):
+            if st[EDGES + e] == mover + 1:
+                placed += 1
+        if placed >= {walls.supply}:
+            return n
+    for i in range({len(slots)}):
+        free = True
+        for j in range({width}):
+            e = {blockers}[i, j]
+            if e < 0:
+                break
+            if st[EDGES + e] != 0:
+                free = False
+                break
+        if not free:
+            continue{judged}
+        acts[n] = {numbers}[i]
+        tags[n] = tag
+        n += 1
+    return n
+""")
+    make = k.function("make_wall", f"""
+def {{name}}(st, T, mover, act):
+    i = {slot_of}[act - {start}]
+    set_edge(st, {cells}[i, 2], mover + 1)
+    for j in range({length}):
+        set_edge(st, {covers}[i, j], mover + 1)
+    st[H_TO] = {cells}[i, 1]
+    st[H_FROM] = -1
+""")
+    return Generator(generate, make, frozenset({WALL.name}))
+
+
+@lowers("walls-left")
+def lower_walls_left(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(walls-left role [name]): the role's supply less the placed edges it holds (the
+    number of places without a supply, as WallSet.left)."""
+    keywords(node, set(), k)
+    walls = _lowered_walls(k, node, args[1] if len(args) > 1 else "Wall")
+    role = k.lower(args[0], "Role")
+    lo, hi = walls.range
+    if not walls.supply:
+        return repr(len(walls.slots))
+    return k.function("walls_left", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {role}
+    placed = 0
+    for e in range({lo}, {hi}):
+        if st[EDGES + e] == r + 1:
+            placed += 1
+    return {walls.supply} - placed
+""") + "(st, T, mover, to, frm)"
+
+
+def _role_dirs(k: Lower, node: Form, direction: Node | None, default: str
+               ) -> list[tuple[str, ...]]:
+    """Per role, the directions it moves in, as the movement lowerings' tables order them
+    (stdlib.moves._lower_dirs)."""
+    env = k.env
+    name = default if direction is None else getattr(direction, "name", None)
+    if not isinstance(name, str) or not isinstance(direction, Const | type(None)):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    dirs = env.resolve_dirs(name)
+    return [tuple(dirs(r)) if callable(dirs) else tuple(dirs) for r in range(len(env.roles))]
+
+
+def _wall_table(k: Lower, per_role: list[tuple[str, ...]], cross: dict[str, list[int]],
+                width: int) -> str:
+    """Per role, direction and site: the edge a step that way crosses (-1: none)."""
+    size = k.env.topology.size
+    none = [-1] * size
+    return k.table("walls by role", [[list(cross.get(d, none)) for d in ds]
+                                     + [none] * (width - len(ds)) for ds in per_role])
+
+
+def lower_walled_line(k: Lower, node: Form, args: tuple[Node, ...], default_dir: str,
+                      reach: int | None) -> Generator:
+    """(step ... walls:) and (slide ... walls:), as walled_lines: along each direction over
+    empty sites to a site holding to:, a held edge of the set (a wall), a piece or a
+    special site ending the line; the filters judged with the move made (then taken back)."""
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move, lower_filters
+
+    allowed = {"to", "from", "of", "walls", "if", "unless"} | ({"max"} if reach is None
+                                                                else set())
+    given = keywords(node, allowed, k)
+    if "max" in given:
+        bound = given["max"]
+        if not isinstance(bound, Int):
+            k.refuse(node, f"no kernel lowering of ({node.head}) with a computed max:")
+        reach = bound.value
+    name = given["walls"]
+    if not isinstance(name, Str):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with a computed walls:")
+    env = k.env
+    direction = args[0] if args else None
+    steps, width = _lower_dirs(k, node, direction, default_dir)
+    walled = _wall_table(k, _role_dirs(k, node, direction, default_dir),
+                         crossings(env, name.value, f"({node.head} ... walls:)"), width)
+    target = _cell(k, node, given.get("to"), "Empty", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    size = env.topology.size
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    start = k.action_start("move", node)
+    judge = lower_filters(k, given)
+    admits = "" if judge is None else " and " + k.function("move_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    x = st[t]
+    st[s] = {left}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = x
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
+    generate = k.function("walled_line", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            here = s
+            c = 0
+            while t != -1 and c < {reach if reach is not None else size}:
+                e = {walled}[mover, d, here]
+                if {open_}[t] == 0 or (e >= 0 and st[EDGES + e] != 0):
+                    break
+                x = st[t]
+                if {target}{admits}:
+                    acts[n] = {start} + s * N + t
+                    tags[n] = tag
+                    n += 1
+                if x != 0:
+                    break
+                here = t
+                t = {steps}[mover, d, t]
+                c += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+def lower_walled_hop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(hop ... walls: capture:false [aside:]), as walled_hop: over a neighbour holding
+    over: to the empty site beyond, no held edge of the set on the way; with aside:true,
+    when a wall, a special site or the board's edge is behind the site jumped, to either
+    side of it instead (the sides as the compass turns the direction); each landing once
+    per piece. The piece jumped stays."""
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move
+
+    given = keywords(node, {"over", "from", "of", "walls", "capture", "aside"}, k)
+    capture, aside = given.get("capture"), given.get("aside")
+    if not (isinstance(capture, Bool) and not capture.value):
+        k.refuse(node, "no kernel lowering of (hop ... walls:) that captures yet")
+    if aside is not None and not isinstance(aside, Bool):
+        k.refuse(node, "no kernel lowering of (hop) with a computed aside:")
+    name = given["walls"]
+    if not isinstance(name, Str):
+        k.refuse(node, "no kernel lowering of (hop) with a computed walls:")
+    env = k.env
+    direction = args[0] if args else None
+    per_role = _role_dirs(k, node, direction, "Adjacent")
+    steps, width = _lower_dirs(k, node, direction, "Adjacent")
+    cross = crossings(env, name.value, "(hop ... walls:)")
+    walled = _wall_table(k, per_role, cross, width)
+    jumped = _cell(k, node, given.get("over"), "Enemy", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    size = env.topology.size
+    step = env.topology.step
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    none = [-1] * size
+    # Per role, direction, side (turned left, right) and site: the site beside it that way
+    # and the edge between them.
+    beside = [[[[step[side][t] if side in step else -1 for t in range(size)]
+                for side in (_turned(d, -1), _turned(d, 1))] for d in ds]
+              + [[none, none]] * (width - len(ds)) for ds in per_role]
+    across = [[[[cross[side][t] if side in cross else -1 for t in range(size)]
+                for side in (_turned(d, -1), _turned(d, 1))] for d in ds]
+              + [[none, none]] * (width - len(ds)) for ds in per_role]
+    sides = k.table("sites beside", beside)
+    side_walls = k.table("walls beside", across)
+    start = k.action_start("move", node)
+    listed = _listed(k)
+    aside_lines = "" if not (isinstance(aside, Bool) and aside.value) else f"""
+            else:
+                for q in range(2):
+                    w = {sides}[mover, d, q, t]
+                    e = {side_walls}[mover, d, q, t]
+                    if w >= 0 and {open_}[w] == 1 and st[w] == 0 and not (
+                            e >= 0 and st[EDGES + e] != 0):
+                        n = {listed}(acts, tags, n, tag, first, {start} + s * N + w)"""
+    generate = k.function("walled_hop", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    first = n
+{loop}            if t == -1:
+                continue
+            x = st[t]
+            e = {walled}[mover, d, s]
+            if x == 0 or (e >= 0 and st[EDGES + e] != 0) or not ({jumped}):
+                continue
+            u = {steps}[mover, d, t]
+            e = {walled}[mover, d, t]
+            if not (u == -1 or {open_}[u] == 0 or (e >= 0 and st[EDGES + e] != 0)):
+                if st[u] == 0:
+                    n = {listed}(acts, tags, n, tag, first, {start} + s * N + u){aside_lines}
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+def _listed(k: Lower) -> str:
+    """A function adding an action to those listed from `first` on unless it is there
+    already (a landing reached two ways is one move)."""
+    return k.function("listed_once", """
+def {name}(acts, tags, n, tag, first, act):
+    for i in range(first, n):
+        if acts[i] == act:
+            return n
+    acts[n] = act
+    tags[n] = tag
+    return n + 1
+""")

@@ -2,8 +2,8 @@
 
 The kernel plays a random game with its own generator; the interpreter replays the same
 actions. After every move the two must agree on the legal actions, the board, the player to
-move, the hands, the result and the reason the game ended; when the kernel's game stops, the
-interpreter's must stop there too (over, or no legal move, or the length bound).
+move, the hands, the edges, the result and the reason the game ended; when the kernel's game
+stops, the interpreter's must stop there too (over, or no legal move, or the length bound).
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
         return f"hands differ: kernel {kernel.hands(st)}, interpreter {state.hands}"  # type: ignore[arg-type]
     if kernel.held(st) != tuple(state.held):  # type: ignore[arg-type]
         return f"hands differ: kernel {kernel.held(st)}, interpreter {state.held}"  # type: ignore[arg-type]
+    if kernel.edges(st) != tuple(state.edges):  # type: ignore[arg-type]
+        return _edges_differ(game, kernel.edges(st), tuple(state.edges))  # type: ignore[arg-type]
     if state.scores and kernel.scores(st) != list(state.scores):  # type: ignore[arg-type]
         return f"scores differ: kernel {kernel.scores(st)}, interpreter {list(state.scores)}"  # type: ignore[arg-type]
     if state.result is None and kernel.dice(st) != list(state.dice):  # type: ignore[arg-type]
@@ -75,3 +77,16 @@ def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None
         return (f"legal moves differ: only the kernel has {extra or 'none'}, only the "
                 f"interpreter {missing or 'none'}")
     return None
+
+
+def _edges_differ(game: Game, have: tuple[int, ...], want: tuple[int, ...]) -> str:
+    """Which edges the kernel and the interpreter hold differently, by their sites."""
+    from stdlib.edges import Edges
+
+    edges = game.env.shared.get("edges")
+    pairs = [pair for s in edges.sets.values() for pair in s.pairs] \
+        if isinstance(edges, Edges) else []
+    diff = [f"{game.sites[pairs[e][0]]}-{game.sites[pairs[e][1]]}" if e < len(pairs) else str(e)
+            for e, (a, b) in enumerate(zip(have, want, strict=False)) if a != b]
+    return f"edges differ at {', '.join(diff) or 'their count'} (kernel {len(have)} values, " \
+        f"interpreter {len(want)})"

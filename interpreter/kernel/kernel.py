@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from interpreter.errors import IllegalMoveError
-from interpreter.kernel.layout import DICE_CAP, DRAW, HEADER, PLAYING, hands_offset
+from interpreter.kernel.layout import (
+    DICE_CAP,
+    DRAW,
+    HEADER,
+    PLAYING,
+    edges_offset,
+    hands_offset,
+)
 from stdlib.structure import DRAW as INTERPRETED_DRAW
 
 if TYPE_CHECKING:
@@ -135,6 +142,9 @@ class Kernel:
         for counts in state.held:  # hands by kind: role by role
             st[at:at + len(counts)] = counts
             at += len(counts)
+        if state.edges:
+            at = self._edges_at()
+            st[at:at + len(state.edges)] = state.edges
         if self.built.history:
             history = state.history or []
             if len(history) > self.built.history:
@@ -194,6 +204,18 @@ class Kernel:
         k = len(kinds.names)
         return tuple(tuple(int(v) for v in st[at + r * k:at + (r + 1) * k])
                      for r in range(roles))
+
+    def edges(self, st: np.ndarray) -> tuple[int, ...]:
+        """Each edge's value (0 empty, role + 1 held), as State.edges: () in a game whose
+        board declares no edges."""
+        count = len(self.game.no_edges)
+        at = self._edges_at()
+        return tuple(int(v) for v in st[at:at + count])
+
+    def _edges_at(self) -> int:
+        env = self.game.env
+        kinds = len(env.hand_kinds.names) if env.hand_kinds is not None else 0
+        return edges_offset(self.sites, self.game.roles, any(env.supply), kinds)
 
     def is_chance(self, st: np.ndarray) -> bool:
         """Is the next decision chance's?"""

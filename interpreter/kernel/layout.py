@@ -1,7 +1,7 @@
 """The fixed part of a kernel's state: after the board's N sites, a header of named slots,
 the roles' scores, the sites the current turn changed, the hands (only in games that have
-them), then the slots lowerings declare, and last (in games that keep one) the position
-history.
+them), the edges (only in games whose board declares them), then the slots lowerings
+declare, and last (in games that keep one) the position history.
 
 The state is an int64 array (a Zobrist hash fits a slot). Every offset is written relative
 to N in the generated module (`H_RESULT = N + 1`), so the same names serve every board size.
@@ -55,7 +55,8 @@ def hands_width(roles: int, counted: bool, kinds: int) -> int:
     return (2 * roles if counted else 0) + roles * kinds
 
 
-def header_source(sites: int, roles: int, counted: bool = False, kinds: int = 0) -> str:
+def header_source(sites: int, roles: int, counted: bool = False, kinds: int = 0,
+                  edges: int = 0) -> str:
     """The generated module's layout constants."""
     lines = [f"N = {sites}"]
     for i, name in enumerate(HEADER):
@@ -70,6 +71,9 @@ def header_source(sites: int, roles: int, counted: bool = False, kinds: int = 0)
     lines.append(f"HANDS_BEFORE = HANDS + {roles if counted else 0}")
     lines.append(f"HELD = HANDS + {2 * roles if counted else 0}")
     lines.append(f"HELD_KINDS = {kinds}")
+    if edges:  # (a game without edges has the module it had before they were laid out)
+        lines.append(f"EDGES = HELD + {roles * kinds}  # the edges' values (edges_offset)")
+        lines.append(f"EDGE_COUNT = {edges}")
     lines.append(f"PLAYING = {PLAYING}")
     lines.append(f"DRAW = {DRAW}")
     return "\n".join(lines)
@@ -80,6 +84,14 @@ def hands_offset(sites: int, roles: int) -> int:
     return sites + len(HEADER) + roles + DICE_CAP + changed_capacity(sites)
 
 
-def fixed_size(sites: int, roles: int, counted: bool = False, kinds: int = 0) -> int:
-    """The state's size before the lowerings' own slots."""
+def edges_offset(sites: int, roles: int, counted: bool = False, kinds: int = 0) -> int:
+    """Where the edges begin (EDGES): after the hands, one value per edge of the board's
+    edge sets (stdlib/edges.py: 0 empty, role + 1 held), numbered as the interpreter's
+    State.edges; nothing in a game whose board declares none."""
     return hands_offset(sites, roles) + hands_width(roles, counted, kinds)
+
+
+def fixed_size(sites: int, roles: int, counted: bool = False, kinds: int = 0,
+               edges: int = 0) -> int:
+    """The state's size before the lowerings' own slots."""
+    return edges_offset(sites, roles, counted, kinds) + edges
