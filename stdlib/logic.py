@@ -1192,21 +1192,16 @@ def {{name}}(st, T, mover, to, frm):
 @lowers("stuck")
 def lower_stuck(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(stuck role), (stuck All): the role (every role) has no move but pass at the start of
-    its turn — the first decision of the current phase's turn, listed with the role as mover
-    (Game._can_move, through the builder's list_first). One buffer, for the actions and their
-    tags."""
+    its turn — the first decision of the current phase's turn, with the role as mover
+    (Game._can_move, through the builder's can_move, which stops at the first such move)."""
     keywords(node, set(), k)
     every = isinstance(args[0], Const) and args[0].name == "All"
     roles = "range(R)" if every else f"({k.lower(args[0], 'Role')},)"
     return k.function("stuck", f"""
 def {{name}}(st, T, mover, to, frm):
-    buf = np.empty(2 * MAX_MOVES, np.int32)
-    tags = buf[MAX_MOVES:]
     for role in {roles}:
-        n = list_first(st, T, role, buf[:MAX_MOVES], tags, 0)
-        for i in range(n):
-            if PASS_TAGS[tags[i]] == 0:
-                return False
+        if can_move(st, T, role):
+            return False
     return True
 """) + "(st, T, mover, to, frm)"
 

@@ -406,6 +406,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                           " taken_before)"]
                 first = False
     apply += ["    else:", "        end_turn(st, T, mover, False)"]
+    code.append(_draw(phases))
     lines.append(_chance(game, phases))
     legal += ["    if st[H_PIE_OPEN] == 1 and step == 0:", "        acts[n] = SWAP",
               "        tags[n] = SWAP_TAG", "        n += 1", "    return n"]
@@ -431,8 +432,9 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                  "st[H_TO_MOVE])", "    judge(st, T)"]
     judge = ["@njit(cache=True)", "def judge(st, T):",
              "    mover = (st[H_TO_MOVE] - 1) % R", "    to = -1", "    frm = -1"]
-    for i, (condition, result) in enumerate(end_rules):
-        judge += [f"    if {condition}:", f"        st[H_RESULT] = {result}",
+    for i, (hoisted, condition, result) in enumerate(_shared_calls(end_rules)):
+        judge += [*(f"    {name} = {call}" for name, call in hoisted),
+                  f"    if {condition}:", f"        st[H_RESULT] = {result}",
                   f"        st[H_REASON] = {i}", "        return"]
     judge.append("    return")
     lines += code
@@ -442,6 +444,39 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])
+
+
+_CALL = re.compile(r"\b[A-Za-z_]\w*\(st, T, mover, to, frm\)")
+
+
+def _shared_calls(end_rules: list[tuple[str, str]]
+                  ) -> list[tuple[list[tuple[str, str]], str, str]]:
+    """The end rules with each lowered call that two of them make (as chess's checkmate and
+    stalemate both ask (stuck Next)) made once: in a local (`shared_0`) the rules then read,
+    computed before the first rule that makes it — only where that rule's condition begins
+    with it (evaluated first anyway: never computed where it was not). A call judges the
+    position, which no rule changes, so the value is the same. Per rule: (the locals it
+    computes first, its condition, its result)."""
+    counts: dict[str, int] = {}
+    for condition, result in end_rules:
+        for call in set(_CALL.findall(condition + "\n" + result)):
+            counts[call] = counts.get(call, 0) + 1
+    names: dict[str, str] = {}
+    seen: set[str] = set()
+    out = []
+    for condition, result in end_rules:
+        hoisted = []
+        for call in _CALL.findall(condition + "\n" + result):
+            if counts[call] > 1 and call not in seen \
+                    and condition.lstrip("( ").startswith(call):
+                names[call] = f"shared_{len(names)}"
+                hoisted.append((names[call], call))
+            seen.add(call)
+        for call, name in names.items():
+            condition = re.sub(r"\b" + re.escape(call), name, condition)
+            result = re.sub(r"\b" + re.escape(call), name, result)
+        out.append((hoisted, condition, result))
+    return out
 
 
 def _situations(b: Builder, game: Game, history: int) -> list[str]:
@@ -510,31 +545,71 @@ def _chance(game: Game, phases: list[Phase]) -> str:
 
 
 def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
-    """`list_P_I(st, T, mover, acts, tags, n) -> n`: the decision's legal moves; where steps
-    after it may refuse a move, each is tried on a copy of the state with those steps."""
+    """`list_P_I(st, T, mover, acts, tags, n) -> n`: the decision's legal moves, and
+    `some_P_I(st, T, mover, acts, tags)`: has the mover one that is not a pass (the first
+    found is enough)? Where steps after the decision may refuse a move, its candidates are
+    listed by `cands_P_I` and each is judged by `kept_P_I` (tried on a copy of the state
+    with those steps), and `draw_P_I` draws a legal move at random by trying candidates
+    drawn at random until one is kept (each legal move as likely as in the full listing,
+    without trying them all)."""
     body = _listing(d.moves, d.leaves, tags, "    ")
-    head = ["@njit(cache=True)", f"def list_{d.phase}_{d.index}(st, T, mover, acts, tags, n):"]
+    name = f"{d.phase}_{d.index}"
+    head = ["@njit(cache=True)", f"def list_{name}(st, T, mover, acts, tags, n):"]
     if not d.refusing:
-        return "\n".join([*head, *body, "    return n"])
+        some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
+                f"    n = list_{name}(st, T, mover, acts, tags, 0)",
+                "    for i in range(n):", "        if PASS_TAGS[tags[i]] == 0:",
+                "            return True", "    return False"]
+        return "\n".join([*head, *body, "    return n", "", "", *some])
     after = _after(d, phase)
-    return "\n".join([
-        *head, "    start = n", *body, "    trial = st.copy()", "    kept = start",
-        "    prefix = HISTORY if KEEPS_HISTORY else st.shape[0]",
-        "    for i in range(start, n):",
-        "        if PASS_TAGS[tags[i]] == 1:  # declining is never refused",
-        "            acts[kept] = acts[i]", "            tags[kept] = tags[i]",
-        "            kept += 1", "            continue",
-        "        trial[:prefix] = st[:prefix]  # (the history is not changed by a trial)",
-        "        trial[H_AGAIN] = 0", "        trial[H_REFUSED] = 0", "        trial[H_TO] = -1",
-        "        trial[H_FROM] = -1", "        trial[H_NCHANGED] = 0", "        trial[H_TAKEN] = 0",
-        "        trial[H_TRYING] = 1",
-        "        hands_open(trial)", "        make_tagged(trial, T, mover, acts[i], tags[i])",
-        "        hands_close(trial)", "        to = trial[H_TO]", "        frm = trial[H_FROM]",
+    cands = ["@njit(cache=True)", f"def cands_{name}(st, T, mover, acts, tags, n):", *body,
+             "    return n"]
+    kept = [
+        "@njit(cache=True)", f"def kept_{name}(st, T, mover, act, tag, trial):",
+        "    if tag == SWAP_TAG or PASS_TAGS[tag] == 1:  # declining is never refused",
+        "        return True",
+        "    copy_prefix(trial, st)  # (the history is not changed by a trial)",
+        "    trial[H_AGAIN] = 0", "    trial[H_REFUSED] = 0", "    trial[H_TO] = -1",
+        "    trial[H_FROM] = -1", "    trial[H_NCHANGED] = 0", "    trial[H_TAKEN] = 0",
+        "    trial[H_TRYING] = 1",
+        "    hands_open(trial)", "    make_tagged(trial, T, mover, act, tag)",
+        "    hands_close(trial)", "    to = trial[H_TO]", "    frm = trial[H_FROM]",
         *[line for e in after for line in (
-            "        hands_open(trial)", f"        {e.run}(trial, T, mover, to, frm)",
-            "        hands_close(trial)")],
-        "        if trial[H_REFUSED] == 0:", "            acts[kept] = acts[i]",
-        "            tags[kept] = tags[i]", "            kept += 1", "    return kept"])
+            "    hands_open(trial)", f"    {e.run}(trial, T, mover, to, frm)",
+            "    hands_close(trial)")],
+        "    return trial[H_REFUSED] == 0"]
+    listing = [
+        *head, f"    m = cands_{name}(st, T, mover, acts, tags, n)",
+        "    trial = trial_state(st)", "    kept = n", "    for i in range(n, m):",
+        f"        if kept_{name}(st, T, mover, acts[i], tags[i], trial):",
+        "            acts[kept] = acts[i]", "            tags[kept] = tags[i]",
+        "            kept += 1", "    return kept"]
+    # Each generator's moves judged as soon as it has listed them: the first kept is enough.
+    some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
+            "    n = 0", "    judged = 0", "    trial = st[:0]"]
+    for line in body:
+        some.append(line)
+        if line.lstrip().startswith("n = ") and "(st, T, mover, acts, tags, n, " in line:
+            indent = line[:len(line) - len(line.lstrip())]
+            some += [f"{indent}if judged < n and trial.shape[0] == 0:",
+                     f"{indent}    trial = trial_state(st)",
+                     f"{indent}for i in range(judged, n):",
+                     f"{indent}    if PASS_TAGS[tags[i]] == 0 and kept_{name}(st, T, mover, "
+                     "acts[i], tags[i], trial):", f"{indent}        return True",
+                     f"{indent}judged = n"]
+    some.append("    return False")
+    draw = [
+        "@njit(cache=True)", f"def draw_{name}(st, T, mover, acts, tags, pie):",
+        f"    n = cands_{name}(st, T, mover, acts, tags, 0)", "    if pie:",
+        "        acts[n] = SWAP", "        tags[n] = SWAP_TAG", "        n += 1",
+        "    trial = trial_state(st)", "    while n > 0:", "        i = np.random.randint(0, n)",
+        f"        if kept_{name}(st, T, mover, acts[i], tags[i], trial):",
+        "            return i",
+        "        n -= 1  # refused: drawn again from the others",
+        "        act = acts[i]", "        acts[i] = acts[n]", "        acts[n] = act",
+        "        tag = tags[i]", "        tags[i] = tags[n]", "        tags[n] = tag",
+        "    return -1"]
+    return "\n\n\n".join("\n".join(f) for f in (cands, kept, listing, some, draw))
 
 
 def _first_listing(phases: list[Phase]) -> str:
@@ -548,7 +623,37 @@ def _first_listing(phases: list[Phase]) -> str:
         if first is not None:
             lines += [f"    if ph == {p}:",
                       f"        return list_{p}_{first.index}(st, T, mover, acts, tags, n)"]
-    return "\n".join([*lines, "    return n"])
+    lines += ["    return n", "", "", "@njit(cache=True)", "def can_move(st, T, mover):",
+              '    """Has `mover` a move other than a pass at the start of its turn (as',
+              "    Game._can_move)? Its moves are listed until the first such is found.\"\"\"",
+              "    buf = np.empty(2 * MAX_MOVES, np.int32)", "    ph = st[H_PHASE]"]
+    for p, phase in enumerate(phases):
+        first = next((s for s in phase.steps if isinstance(s, Decision)), None)
+        if first is not None:
+            lines += [f"    if ph == {p}:",
+                      f"        return some_{p}_{first.index}(st, T, mover, buf[:MAX_MOVES], "
+                      "buf[MAX_MOVES:])"]
+    return "\n".join([*lines, "    return False"])
+
+
+def _draw(phases: list[Phase]) -> str:
+    """`draw(st, T, acts, tags) -> i`: a legal move drawn at random, at acts[i] and tags[i]
+    (-1: there is none) — each listed move as likely as the rest, a chance outcome with its
+    probability (as `choose` draws from the listing); the decisions whose moves steps after
+    them may refuse draw without judging every move (draw_P_I)."""
+    refusing = [(p, step.index) for p, phase in enumerate(phases) for step in phase.steps
+                if isinstance(step, Decision) and step.refusing]
+    lines = ["@njit(cache=True)", "def draw(st, T, acts, tags):"]
+    if refusing:
+        lines += ["    mover = st[H_TO_MOVE]", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
+                  "    if not is_chance(st):"]
+        for p, i in refusing:
+            lines += [f"        if ph == {p} and step == {i}:",
+                      f"            return draw_{p}_{i}(st, T, mover, acts, tags, "
+                      "st[H_PIE_OPEN] == 1 and step == 0)"]
+    lines += ["    n = legal(st, T, acts, tags)", "    if n == 0:", "        return -1",
+              "    return choose(st, n)"]
+    return "\n".join(lines)
 
 
 def _after(d: Decision, phase: Phase) -> list[Effect]:
@@ -608,10 +713,9 @@ def _advance(d: Decision, phase: Phase) -> str:
     if d.continued:
         source += "\n\n\n" + "\n".join([
             "@njit(cache=True)", f"def can_continue_{d.phase}_{d.index}(st, T, mover):",
-            "    acts = np.empty(MAX_MOVES, np.int32)", "    tags = np.empty(MAX_MOVES, np.int32)",
-            f"    n = list_{d.phase}_{d.index}(st, T, mover, acts, tags, 0)",
-            "    for i in range(n):", "        if PASS_TAGS[tags[i]] == 0:",
-            "            return True", "    return False"])
+            "    buf = np.empty(2 * MAX_MOVES, np.int32)",
+            f"    return some_{d.phase}_{d.index}(st, T, mover, buf[:MAX_MOVES], "
+            "buf[MAX_MOVES:])"])
     return source
 
 
@@ -801,12 +905,15 @@ def pie_open(st):
     no piece to the start position and the first role has."""
     if st[H_SWAPPED] == 1 or st[H_TO_MOVE] != 1 or R < 2:
         return False
-    added = np.zeros(2, np.int64)
+    first = 0
+    second = 0
     for s in range(N):
         o = OWNER[st[s]]
-        if o == 0 or o == 1:
-            added[o] += 1
-    return added[1] - START_COUNTS[1] == 0 and added[0] - START_COUNTS[0] > 0'''
+        if o == 0:
+            first += 1
+        elif o == 1:
+            second += 1
+    return second - START_COUNTS[1] == 0 and first - START_COUNTS[0] > 0'''
 
 DRIVER_TAIL = '''@njit(cache=True)
 def choose(st, n):
@@ -816,6 +923,29 @@ def choose(st, n):
     if i < 0:
         i = np.random.randint(0, n)
     return i
+
+
+@njit(cache=True)
+def copy_prefix(trial, st):
+    """The state up to the history (all but it), copied from st to trial (a loop: faster in
+    numba than a slice assignment)."""
+    for i in range(HISTORY if KEEPS_HISTORY else st.shape[0]):
+        trial[i] = st[i]
+
+
+@njit(cache=True)
+def trial_state(st):
+    """A state to try moves of st on (kept_P_I copies st's prefix into it each time): the
+    history so far as st's (a trial reads it but never changes it)."""
+    trial = np.empty_like(st)
+    if KEEPS_HISTORY:
+        count = st[H_HISTORY]
+        for i in range(count):
+            trial[HISTORY + i] = st[HISTORY + i]
+        if KEEPS_SITUATIONS:
+            for i in range(count):
+                trial[SITUATIONS + i] = st[SITUATIONS + i]
+    return trial
 
 
 @njit(cache=True)
@@ -838,10 +968,9 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
         st[:] = start
         plies = 0
         while st[H_RESULT] == PLAYING and plies < bound:
-            n = legal(st, T, acts, tags)
-            if n == 0:
+            i = draw(st, T, acts, tags)
+            if i < 0:
                 break
-            i = choose(st, n)
             apply(st, T, acts[i], tags[i])
             plies += 1
         winners[g] = st[H_RESULT]
@@ -921,10 +1050,9 @@ def playout_actions(T, start, seed, bound, record):
     np.random.seed(seed)
     plies = 0
     while st[H_RESULT] == PLAYING and plies < bound:
-        n = legal(st, T, acts, tags)
-        if n == 0:
+        i = draw(st, T, acts, tags)
+        if i < 0:
             break
-        i = choose(st, n)
         record[plies] = acts[i]
         apply(st, T, acts[i], tags[i])
         plies += 1
