@@ -306,22 +306,64 @@ def random_chooser(rng: random.Random, swap_probability: float | None = None) ->
     return choose
 
 
+class KernelState:
+    """A game kernel's state (interpreter/kernel) seen as a ludeme State, as far as `lockstep`
+    reads one: the mover, the end, the winner, the legal moves in notation, `play` (on a copy
+    of the state array), the position as text (the board's values, for a failure's report).
+    So the same lockstep compares a kernel with OpenSpiel."""
+
+    def __init__(self, game: Any, kernel: Any, st: Any = None) -> None:
+        self.game, self.kernel = game, kernel
+        self.st = kernel.start.copy() if st is None else st
+
+    @property
+    def is_over(self) -> bool:
+        return self.kernel.result(self.st) is not None
+
+    @property
+    def mover(self) -> str | None:
+        return None if self.is_over else self.game.players[self.kernel.to_move(self.st)]
+
+    @property
+    def winner(self) -> str | None:
+        result = self.kernel.result(self.st)
+        return self.game.players[result] if result is not None and result >= 0 else None
+
+    def _actions(self) -> dict[str, int]:
+        return {self.game.actions.notation(a): a for a in self.kernel.legal_actions(self.st)}
+
+    def legal_moves(self) -> list[str]:
+        return list(self._actions())
+
+    def play(self, move: str) -> KernelState:
+        st = self.st.copy()
+        self.kernel.apply(st, self._actions()[move])
+        return KernelState(self.game, self.kernel, st)
+
+    def to_text(self) -> str:
+        return f"(a kernel's state) board {self.kernel.board(self.st)}"
+
+
 def compare(game: Any, spiel_game: Any, action_map: ActionMap, *, games: int, seed: int = 0,
             label: str = "", first: int = 0, swap_probability: float | None = None,
-            max_plies: int | None = None) -> Summary:
+            max_plies: int | None = None, kernel: Any = None) -> Summary:
     """Play `games` random games (numbered `first`, `first + 1`, ...) of the ludeme `game` and
     the OpenSpiel `spiel_game` in lockstep, checking at every position that the engines agree
     (see the module docstring); raise `OracleMismatch` at the first disagreement. The roles of
     `game` correspond in order to OpenSpiel's players 0, 1. `swap_probability`: see
     `random_chooser`. `max_plies` bounds a game, a guard against endless games (default: a
-    little over OpenSpiel's max_game_length(), which for Hex does not count the swap)."""
+    little over OpenSpiel's max_game_length(), which for Hex does not count the swap).
+    `kernel`: the game's kernel, to play the ludeme side in it (`KernelState`) rather than
+    in the interpreter."""
     label = label or game.name
     bound = max_plies if max_plies is not None else spiel_game.max_game_length() + 10
     summary = Summary()
     for number in range(first, first + games):
         choose = random_chooser(game_rng(seed, number), swap_probability)
+        start = None if kernel is None else (KernelState(game, kernel),
+                                             spiel_game.new_initial_state())
         end = lockstep(game, spiel_game, action_map, choose, label=label,
-                       where=f"game {number} (seed {seed})", max_plies=bound)
+                       where=f"game {number} (seed {seed})", max_plies=bound, start=start)
         state = end.state
         summary.games += 1
         summary.plies += len(end.moves)

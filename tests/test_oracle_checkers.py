@@ -236,6 +236,21 @@ def test_random_games_agree_with_openspiel() -> None:
     assert summary.draws > games // 20, summary  # the 40-decision rule ends some games
 
 
+def test_the_kernels_random_games_agree_with_openspiel() -> None:
+    """The game's kernel (interpreter/kernel), played through its step API, agrees with
+    OpenSpiel in 300 random games, as the interpreter does."""
+    from interpreter.kernel import available, kernel_for
+
+    if not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    game = checkers(openspiel=True)
+    kernel = kernel_for(game)
+    assert kernel is not None
+    summary = compare(game, spiel_checkers(), checkers_action_map(8), games=300, seed=12,
+                      label="checkers 8x8 openspiel:true kernel", kernel=kernel)
+    assert summary.games == 300 and summary.draws > 0 and len(summary.wins) == 2, summary
+
+
 @dataclass
 class Seen:
     """What the random games did, to show that they exercised each rule."""

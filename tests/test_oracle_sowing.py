@@ -278,6 +278,23 @@ def test_oware_random_games_agree_with_openspiel() -> None:
     assert summary.draws > games // 50, summary
 
 
+@pytest.mark.parametrize("name", ["kalah", "oware"])
+def test_the_kernels_random_games_agree_with_openspiel(name: str) -> None:
+    """The games' kernels (interpreter/kernel), played through their step API, agree with
+    OpenSpiel in 300 random games each, as the interpreter does."""
+    from interpreter.kernel import available, kernel_for
+
+    if not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    game, spiel, action_map = ((kalah(), spiel_kalah(), KALAH_MAP) if name == "kalah"
+                               else (oware(), spiel_oware(), OWARE_MAP))
+    kernel = kernel_for(game)
+    assert kernel is not None
+    summary = compare(game, spiel, action_map, games=300, seed=51, label=f"{name} kernel",
+                      kernel=kernel)
+    assert summary.games == 300 and len(summary.wins) == 2, summary
+
+
 @pytest.mark.parametrize("seeds", [1, 3, 5])
 def test_oware_other_seed_counts(seeds: int) -> None:
     """The `seeds` option is OpenSpiel's `num_seeds_per_house`: 100 random games agree."""
