@@ -2242,10 +2242,15 @@ def _lower_origins(k: Lower, node: Form, given: dict[str, Node], steps: str, wid
             "            continue\n") + pieces
 
 
+def _left_behind(k: Lower) -> str:
+    """The table of what each board value leaves behind when its piece moves away."""
+    env = k.env
+    return k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+
+
 def _make_piece_move(k: Lower, start: int) -> str:
     """make: the piece on `from` goes to `to`, leaving behind what it stood on."""
-    env = k.env
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = _left_behind(k)
     return k.function("make_move", f"""
 def {{name}}(st, T, mover, act):
     a = act - {start}
@@ -2263,7 +2268,8 @@ def _lower_straight(k: Lower, node: Form, args: tuple[Node, ...], default_dir: s
                     allowed: set[str], reach: int | None) -> Generator:
     """step and slide (straight_moves): along each direction, over empty sites, onto a site
     holding to:; the first piece or special site ends the line, and so does the first site
-    outside within:."""
+    outside within:. The filters if: and unless: are judged with the move made on the
+    board (as judge() does), then taken back."""
     from stdlib.jumps import sites_by_mover
 
     given = keywords(node, allowed, k)
@@ -2288,6 +2294,18 @@ def _lower_straight(k: Lower, node: Form, args: tuple[Node, ...], default_dir: s
                                     for s in range(size)] for r in range(len(env.roles))])
     start = k.action_start("move", node)
     limit = reach if reach is not None else size
+    judge = lower_filters(k, given)
+    admits = "" if judge is None else " and " + k.function("move_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    x = st[t]
+    st[s] = {_left_behind(k)}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = x
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
     generate = k.function("straight", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
 {loop}            c = 0
@@ -2295,7 +2313,7 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
                 if {open_}[mover, t] == 0:
                     break
                 x = st[t]
-                if {target}:
+                if {target}{admits}:
                     acts[n] = {start} + s * N + t
                     tags[n] = tag
                     n += 1
@@ -2310,23 +2328,26 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
 
 @lowers("step")
 def lower_step(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
-    """(step directions [to:] [from:] [of:] [within:]): one site along a direction."""
+    """(step directions [to:] [from:] [of:] [within:] [if:] [unless:]): one site along a
+    direction."""
     if any(kw.name == "walls" for kw in node.kwargs):
         from stdlib.walls import lower_walled_line
 
         return lower_walled_line(k, node, args, "Adjacent", 1)
-    return _lower_straight(k, node, args, "Adjacent", {"to", "from", "of", "within"}, 1)
+    return _lower_straight(k, node, args, "Adjacent",
+                           {"to", "from", "of", "within", "if", "unless"}, 1)
 
 
 @lowers("slide")
 def lower_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
-    """(slide [directions] [to:] [from:] [of:] [max:] [within:]): any distance along a
-    direction (over:, walls: and filters stay interpreted)."""
+    """(slide [directions] [to:] [from:] [of:] [max:] [within:] [if:] [unless:]): any
+    distance along a direction (over: and walls: stay interpreted)."""
     if any(kw.name == "walls" for kw in node.kwargs):
         from stdlib.walls import lower_walled_line
 
         return lower_walled_line(k, node, args, "All", None)
-    return _lower_straight(k, node, args, "All", {"to", "from", "of", "within", "max"}, None)
+    return _lower_straight(k, node, args, "All",
+                           {"to", "from", "of", "within", "max", "if", "unless"}, None)
 
 
 @lowers("hop")
