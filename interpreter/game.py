@@ -59,7 +59,7 @@ class State:
                  "swapped", "last", "turn", "turn_all_pass", "hands", "memory", "phase",
                  "verdicts", "track", "trial", "tried", "last_to", "last_from", "zhash", "history",
                  "seen", "situations", "scores", "undo", "before", "quiet", "captures",
-                 "dice", "held", "edges", "log", "_moves", "_numbered", "_empty")
+                 "dice", "held", "edges", "log", "_moves", "_numbered", "_empty", "_unchanged")
 
     def __init__(self, game: Game, board: list[int], to_move: int, *, step: int = 0,
                  passes: int = 0, pie_open: bool = False, swapped: bool = False,
@@ -110,6 +110,10 @@ class State:
         self.undo: dict[int, int] = {}
         self.before: tuple[tuple[int, int], ...] = ()
         self._moves: list[Move] | None = None
+        # Which of the listed moves the automatic steps after the decision certainly let
+        # through unchanged, as their screens judged them when the moves were listed (so
+        # _advance need not run those steps for them): see Game._forbidding.
+        self._unchanged: list[tuple[Sequence[Move], int | None]] | None = None
         # The legal moves by action number, beside the list they number (interpreter/actions).
         self._numbered: tuple[list[Move] | None, list[int]] | None = None
         self._empty: list[int] | None = None  # see empty_sites()
@@ -238,7 +242,8 @@ _new_state = object.__new__  # a State with no slot set yet (Game._successor set
 # changed in place, so keeping it keeps it); Game.make saves them, Game.unmake restores them.
 _SNAPSHOT = ("to_move", "step", "passes", "result", "reason", "pie_open", "swapped", "last",
              "turn", "turn_all_pass", "hands", "memory", "phase", "last_to", "last_from",
-             "zhash", "scores", "before", "quiet", "captures", "dice", "held", "edges", "_moves")
+             "zhash", "scores", "before", "quiet", "captures", "dice", "held", "edges", "_moves",
+             "_unchanged")
 
 
 _snapshot = operator.attrgetter(*_SNAPSHOT)
@@ -297,6 +302,34 @@ def _among(sites: Iterator[int], indices: Sequence[int]) -> list[int]:
         return [s for s in found if s in indices]
     members = set(indices)
     return [s for s in found if s in members]
+
+
+def _let_through(unchanged: list[tuple[Sequence[Move], int | None]], move: Move) -> bool:
+    """Is `move` one of those the steps' screens let through unchanged (State._unchanged:
+    placements with the sites that pass as a bitset, or a list that passes whole)?"""
+    for moves, sites in unchanged:
+        if sites is None:
+            if any(map(operator.is_, moves, repeat(move))):
+                return True
+        elif len(move.sites) == 1 and type(moves) is Placements:
+            s = move.sites[0]
+            if sites >> s & 1 and moves.row[s] is move:
+                return True  # (exact on the part's own sites; see _exclusive)
+    return False
+
+
+def _exclusive(parts: list[Sequence[Move]]) -> bool:
+    """Are the placements of `parts` offered by one part alone (at most one part places
+    pieces, the others offer no move of one site)? Then a placement made is one of that part's
+    sites, where its screens' verdicts are exact (not only on its sites: see
+    _placement_verdicts), so State._unchanged may answer for it by the bit of its site."""
+    placing = 0
+    for part in parts:
+        if type(part) is Placements:
+            placing += 1
+        elif any(len(m.sites) == 1 for m in part):
+            return False
+    return placing <= 1
 
 
 def _passes_after(tests: list[MoveScreen] | None, move: Move) -> bool:
@@ -514,7 +547,7 @@ class Game:
              for is_decision, fn in steps] for steps in self.turns]
         # Automatic steps as Steps; decisions followed by steps that may refuse them are
         # tried with the steps after them (see _forbidding).
-        for phase_steps in self.turns:
+        for p, phase_steps in enumerate(self.turns):
             for i, (is_decision, fn) in enumerate(phase_steps):
                 if not is_decision:
                     phase_steps[i] = (False, as_step(fn))
@@ -526,7 +559,7 @@ class Game:
                             break
                         after.append(later)
                     if any(step.may_refuse for step in after):
-                        phase_steps[i] = (True, self._forbidding(fn, after))
+                        phase_steps[i] = (True, self._forbidding(fn, after, p, i))
         # The actions of real moves' automatic steps, one object made ready for each move.
         self._applying = TurnInProgress(self, None, [], 0, trying=False)
         # Per phase and step: is it the turn's last decision, with nothing after it, in a game
@@ -567,11 +600,14 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.name}>"
 
-    def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Step]
-                    ) -> Callable[[Ctx], Sequence[Move]]:
+    def _forbidding(self, decision: Callable[[Ctx], Any], after: list[Step], at_phase: int,
+                    at_step: int) -> Callable[[Ctx], Sequence[Move]]:
         """The decision's moves, less those that a step of `after` refuses: each move is
         made on the board with the steps after it, in order, then undone — unless the steps'
-        screens are certain it passes, or (when no reason is asked for) that it is refused."""
+        screens are certain it passes, or (when no reason is asked for) that it is refused.
+        Listing the moves of a position's own decision (step `at_step` of phase `at_phase`), it
+        keeps on the position which moves the screens let through unchanged
+        (State._unchanged), so that making one of them skips the steps."""
         def generate(ctx: Ctx) -> Sequence[Move]:
             # A move that every step certainly lets through unchanged need not be tried.
             safe = None
@@ -604,6 +640,15 @@ class Game:
                 ctx.admit = saved
             explain = ctx.explain
             kept: list[Sequence[Move]] = []
+            # What the screens let through unchanged, kept when these are the moves of the
+            # position's own decision, listed on its own board (not while trying a move).
+            state = ctx.state
+            keep: list[tuple[Sequence[Move], int | None]] | None = None
+            if safe is not None and explain is None and not ctx.probe and state is not None \
+                    and ctx.board is state.board and not state.trial and ctx.changed is None \
+                    and ctx.mover == state.to_move and state.phase == at_phase \
+                    and state.step == at_step:
+                keep = state._unchanged = []
             # (Exact types, not isinstance: Chain and Placements are Sequences, whose ABC
             # makes an instance check slow, and neither has subclasses.)
             parts = moves.parts if type(moves) is Chain else (moves,)
@@ -613,6 +658,8 @@ class Game:
                 if verdicts is not None:
                     assert isinstance(part, Placements)
                     passes, refused = verdicts
+                    if keep is not None:
+                        keep.append((part, passes))
                     if explain is not None:
                         refused = 0  # tried, to say why
                     row = part.row
@@ -631,7 +678,8 @@ class Game:
                     if explain is not None:
                         undecided = [s for s in indices if not decided >> s & 1]
                     else:
-                        undecided = _among(set_bits(~decided & board_bits), indices)
+                        rest = ~decided & board_bits
+                        undecided = _among(set_bits(rest), indices) if rest else []
                     for s in undecided:
                         move = row[s]
                         reason = None if _passes_after(screens, move) else \
@@ -641,7 +689,8 @@ class Game:
                         elif explain is not None:
                             explain.setdefault(move.key, reason)
                     sites: Sequence[int] = indices
-                    dropped = _among(set_bits(~passes & board_bits), indices)
+                    rest = ~passes & board_bits
+                    dropped = _among(set_bits(rest), indices) if rest else []
                     if dropped:
                         if len(dropped) <= _FEW:  # (the list less a few, in its order)
                             sites = list(indices)
@@ -660,7 +709,10 @@ class Game:
                         list(map(safe, listed_))
                     if all(passed):
                         if listed_:
-                            kept.append(listed_[:] if listed_ is part else listed_)
+                            whole = listed_[:] if listed_ is part else listed_
+                            kept.append(whole)
+                            if keep is not None:
+                                keep.append((whole, None))
                         continue
                     out = []
                     for move, ok in zip(listed_, passed, strict=True):
@@ -686,6 +738,8 @@ class Game:
                         explain.setdefault(move.key, reason)
                 if out:
                     kept.append(out)
+            if keep and len(kept) > 1 and not _exclusive(kept):
+                state._unchanged = None  # (a placement's verdict is kept for its own part)
             if not kept:
                 return []
             return kept[0] if len(kept) == 1 else Chain(kept)
@@ -1110,6 +1164,7 @@ class Game:
         else:
             new.zhash, new.history, new.seen, new.undo, new.before = 0, None, None, {}, ()
         new._moves = None
+        new._unchanged = state._unchanged  # (read by _advance, about the move made now)
         new._numbered = None
         new._empty = None if state._empty is None else state._empty[:]
         new.log = None
@@ -1143,6 +1198,7 @@ class Game:
         board = state.board
         before = list(board) if state.memory else board
         state._moves = None
+        unchanged, state._unchanged = state._unchanged, None
         if state.step == 0:
             if state.captures:
                 state.captures = 0
@@ -1179,6 +1235,9 @@ class Game:
         changed = move.changed
         if step <= last_step and not steps[step][0]:
             todo, step = self._runs[state.phase][step]
+            if todo and unchanged is not None and not move.actions \
+                    and _let_through(unchanged, move):
+                todo = ()  # the steps' screens were certain: they change nothing
             if todo:
                 effects = self._effects_ctx(state, move, mover, ctx, sited)
                 turn = acting if acting is not None else self._applying.start(state, mover)
