@@ -377,7 +377,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
              "    mover = st[H_TO_MOVE]", "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
              "    before = st[:N].copy() if MEMORIES or QUIET else st[:0]",
-             "    if step == 0:", "        st[H_NCHANGED] = 0", "        st[H_TAKEN] = 0",
+             "    if step == 0:", "        st[H_NCHANGED] = 0",
+             "    st[H_TAKEN] = 0  # (counted per decision, as a turn's steps see captures)",
              "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
     make = ["@njit(cache=True)", "def make_tagged(st, T, mover, act, tag):"]
     for tag, g in enumerate(tags):
