@@ -155,3 +155,16 @@ mover: Black""")
     after = state.play("e7-g5")
     assert after.mover == "Black"
     assert _agree(game, after) == ["g5-i7"]
+
+
+@pytest.mark.parametrize("options", [{"openspiel": True}, {"size": 10}])
+def test_checkers_options_replay_as_the_interpreter_plays_them(
+        options: dict[str, object]) -> None:
+    """tests/test_kernels.py plays the file with its default options; these are the others'
+    200 random games, compared after every move."""
+    from interpreter.kernel.differential import first_difference
+
+    game = _game("games/checkers.game", **options)
+    kernel = kernel_for(game)
+    assert kernel is not None
+    assert [d for s in range(200) if (d := first_difference(game, kernel, s))] == []

@@ -156,3 +156,19 @@ def test_a_relay_that_would_go_round_for_ever_is_no_move() -> None:
     assert kernel is not None
     games = kernel.playouts(list(range(50)))
     assert set(games.winners) <= {"South", "North", None}
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("games/oware.game", {"grandslam": "capture"}),
+    ("games/oware.game", {"grandslam": "forbidden"}), ("games/oware.game", {"seeds": 2}),
+    ("games/kalah.game", {"seeds": 6})])
+def test_options_the_file_tests_skip_replay_as_the_interpreter_plays_them(
+        name: str, options: dict[str, object]) -> None:
+    """tests/test_kernels.py plays each file with its default options; these are the others'
+    200 random games, compared after every move."""
+    from interpreter.kernel.differential import first_difference
+
+    game = _game(name, **options)
+    kernel = kernel_for(game)
+    assert kernel is not None
+    assert [d for s in range(200) if (d := first_difference(game, kernel, s))] == []
