@@ -101,7 +101,16 @@ def chooser(rng: random.Random, wall_share: float = 0.5) -> Any:
     return choose
 
 
-def run(size: int, games: int, seed: int, players: int = 2, wall_share: float = 0.3) -> dict:
+def run(size: int, games: int, seed: int, players: int = 2, wall_share: float = 0.3,
+        kernel: bool = False) -> dict:
+    """Random games in lockstep with OpenSpiel, played by the interpreter or (kernel) by the
+    game's kernel (interpreter/kernel); the winners counted."""
+    from oracle import KernelState
+
+    from interpreter.kernel import available, kernel_for
+
+    if kernel and not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
     limit = 4 * size * size
     # OpenSpiel's walls: size * size / 8 each (10 on 9 x 9; none on 3 x 3, where 0 is ours
     # for "the rules'": there the walls play no part, as no wall fits without cutting a path
@@ -111,11 +120,15 @@ def run(size: int, games: int, seed: int, players: int = 2, wall_share: float = 
     game = load_game(GAME, **options)
     spiel_game = spiel(size, players)
     amap = QuoridorMap({}, players=players)
+    compiled = kernel_for(game) if kernel else None
+    assert compiled is not None or not kernel
     wins: dict[str | None, int] = {}
     for number in range(games):
+        start = None if compiled is None else (KernelState(game, compiled),
+                                               spiel_game.new_initial_state())
         end = lockstep(game, spiel_game, amap, chooser(game_rng(seed, number), wall_share),
                        label=f"Quoridor {size}", where=f"game {number} (seed {seed})",
-                       max_plies=limit + 10)
+                       max_plies=limit + 10, start=start)
         wins[end.state.winner] = wins.get(end.state.winner, 0) + 1
     return wins
 
@@ -123,6 +136,15 @@ def run(size: int, games: int, seed: int, players: int = 2, wall_share: float = 
 @pytest.mark.parametrize("size,games,seed", [(9, 12, 1), (5, 60, 2), (3, 60, 3)])
 def test_random_games_agree_with_openspiel(size: int, games: int, seed: int) -> None:
     wins = run(size, games, seed)
+    assert set(wins) - {None}, wins
+
+
+@pytest.mark.parametrize("size,games,seed", [(9, 12, 4), (5, 60, 5), (7, 30, 6)])
+def test_the_kernels_random_games_agree_with_openspiel(size: int, games: int, seed: int
+                                                       ) -> None:
+    """The game's kernel (walls as edges in its state), played through its step API, agrees
+    with OpenSpiel as the interpreter does."""
+    wins = run(size, games, seed, kernel=True)
     assert set(wins) - {None}, wins
 
 

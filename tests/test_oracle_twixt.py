@@ -60,7 +60,30 @@ def spiel(size: int) -> Any:
 
 @pytest.mark.parametrize("size,games,seed", [(8, 120, 1), (5, 120, 2), (11, 30, 3)])
 def test_random_games_agree_with_openspiel(size: int, games: int, seed: int) -> None:
+    random_games(size, games, seed)
+
+
+@pytest.mark.parametrize("size,games,seed", [(8, 120, 4), (5, 120, 5)])
+def test_the_kernels_random_games_agree_with_openspiel(size: int, games: int, seed: int
+                                                       ) -> None:
+    """The game's kernel (interpreter/kernel: links as edges in its state), played through
+    its step API, agrees with OpenSpiel as the interpreter does."""
+    random_games(size, games, seed, kernel=True)
+
+
+def random_games(size: int, games: int, seed: int, kernel: bool = False) -> None:
+    """Random games in lockstep with OpenSpiel (Red's first peg off its border rows, the
+    swap taken half the time), played by the interpreter or by the game's kernel; both wins
+    and draws must happen."""
+    from oracle import KernelState
+
+    from interpreter.kernel import available, kernel_for
+
     game = load_game(GAME, size=size)
+    if kernel and not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    compiled = kernel_for(game) if kernel else None
+    assert compiled is not None or not kernel
     spiel_game = spiel(size)
     amap = action_map(size)
     wins: dict[str | None, int] = {}
@@ -78,9 +101,11 @@ def test_random_games_agree_with_openspiel(size: int, games: int, seed: int) -> 
                 return names.index("swap")
             return rng.randrange(len(names))
 
+        start = None if compiled is None else (KernelState(game, compiled),
+                                               spiel_game.new_initial_state())
         end = lockstep(game, spiel_game, amap, choose, label=f"TwixT {size}",
                        where=f"game {number} (seed {seed})",
-                       max_plies=spiel_game.max_game_length() + 10)
+                       max_plies=spiel_game.max_game_length() + 10, start=start)
         wins[end.state.winner] = wins.get(end.state.winner, 0) + 1
     assert set(wins) - {None} and None in wins, wins  # wins and draws both happen
 
