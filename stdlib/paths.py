@@ -173,6 +173,97 @@ def lower_has_path(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     (st[EDGES + e]), to a site of its goal (a region that depends on nothing but the mover:
     a table per role). The interpreter's kept paths only spare searches: the answer is the
     same."""
+    sites, walls, goal, roles = _path_tables(k, node, args)
+    search = _search(k, sites, walls, goal)
+    return k.function("has_path", f"""
+def {{name}}(st, T, mover, to, frm):
+    seen = np.empty(N, np.uint8)
+    came = np.empty(N, np.int32)
+    via = np.empty(N, np.int32)
+    for r in {roles}:
+        for s in range(N):
+            if OWNER[st[s]] == r and {search}(st, r, s, seen, came, via) < 0:
+                return False
+    return True
+""") + "(st, T, mover, to, frm)"
+
+
+def lower_path_edges(k: Lower, node: Form) -> str:
+    """For (place-wall ... if:(has-path ...)), as the ludeme's Parts.relies: the name of a
+    function `(st, T, mover, used) -> bool` marking in `used` (by edge number) the edges of
+    one shortest path of each piece the condition judges to its goal; False when some piece
+    has none. A wall covering none of them leaves every path open, so the condition holds
+    with it as it does without (the interpreter's place-wall does not judge it either)."""
+    from dsl.check import resolve
+    from stdlib.registry import REGISTRY
+
+    _, args = resolve(node, REGISTRY)
+    sites, walls, goal, roles = _path_tables(k, node, args)
+    search = _search(k, sites, walls, goal)
+    return k.function("path_edges", f"""
+def {{name}}(st, T, mover, used):
+    seen = np.empty(N, np.uint8)
+    came = np.empty(N, np.int32)
+    via = np.empty(N, np.int32)
+    for r in {roles}:
+        for s in range(N):
+            if OWNER[st[s]] != r:
+                continue
+            t = {search}(st, r, s, seen, came, via)
+            if t < 0:
+                return False
+            while t != s:
+                w = via[t]
+                here = w // {_WAYS}
+                e = {walls}[here, w % {_WAYS}]
+                if e >= 0:
+                    used[e] = 1
+                t = here
+    return True
+""")
+
+
+_WAYS = 64  # via[t] = s * _WAYS + j: the search reached t from s by s's j-th neighbour
+
+
+def _search(k: Lower, sites: str, walls: str, goal: str) -> str:
+    """`(st, r, start, seen, came, via) -> site`: a breadth-first search from start to a site
+    of role r's goal crossing no held edge; the site reached (start itself when it is in
+    the goal), each site's way back in `via`, or -1 when there is none."""
+    return k.function("path_from", f"""
+def {{name}}(st, r, start, seen, came, via):
+    if {goal}[r, start] == 1:
+        return start
+    seen[:] = 0
+    seen[start] = 1
+    came[0] = start
+    head = 0
+    tail = 1
+    while head < tail:
+        s = came[head]
+        head += 1
+        for j in range({sites}.shape[1]):
+            t = {sites}[s, j]
+            if t < 0:
+                break
+            if seen[t] == 1:
+                continue
+            e = {walls}[s, j]
+            if e >= 0 and st[EDGES + e] != 0:
+                continue
+            via[t] = s * {_WAYS} + j
+            if {goal}[r, t] == 1:
+                return t
+            seen[t] = 1
+            came[tail] = t
+            tail += 1
+    return -1
+""")
+
+
+def _path_tables(k: Lower, node: Form, args: tuple[Node, ...]) -> tuple[str, str, str, str]:
+    """has-path's tables: per site its neighbours by: and the edges between (-1: none), per
+    role its goal's sites (1), and the roles judged (source of an iterable)."""
     from stdlib.regions import region_by_mover
 
     given = keywords(node, {"to", "walls", "by"}, k)
@@ -192,6 +283,8 @@ def lower_has_path(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     size = env.topology.size
     around = env.topology.neighbours(env.absolute_dirs(by.name if by is not None
                                                        else "Orthogonal"))
+    if max((len(row) for row in around), default=0) >= _WAYS:
+        k.refuse(node, "no kernel lowering of (has-path) with so many neighbours")
     sites = k.table("path neighbours", padded(around))
     walls = k.table("path walls", padded([[found.between.get((s, t), -1) for t in row]
                                           for s, row in enumerate(around)]))
@@ -200,41 +293,4 @@ def lower_has_path(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     who = args[0]
     roles = "range(R)" if isinstance(who, Const) and who.name == "All" else \
         f"({k.lower(who, 'Role')},)"
-    search = k.function("path_from", f"""
-def {{name}}(st, r, start, seen, queue):
-    if {goal}[r, start] == 1:
-        return True
-    seen[:] = 0
-    seen[start] = 1
-    queue[0] = start
-    head = 0
-    tail = 1
-    while head < tail:
-        s = queue[head]
-        head += 1
-        for j in range({sites}.shape[1]):
-            t = {sites}[s, j]
-            if t < 0:
-                break
-            if seen[t] == 1:
-                continue
-            e = {walls}[s, j]
-            if e >= 0 and st[EDGES + e] != 0:
-                continue
-            if {goal}[r, t] == 1:
-                return True
-            seen[t] = 1
-            queue[tail] = t
-            tail += 1
-    return False
-""")
-    return k.function("has_path", f"""
-def {{name}}(st, T, mover, to, frm):
-    seen = np.empty(N, np.uint8)
-    queue = np.empty(N, np.int32)
-    for r in {roles}:
-        for s in range(N):
-            if OWNER[st[s]] == r and not {search}(st, r, s, seen, queue):
-                return False
-    return True
-""") + "(st, T, mover, to, frm)"
+    return sites, walls, goal, roles

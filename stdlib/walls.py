@@ -734,6 +734,11 @@ def {{name}}(st, T, mover, to, frm):
     return {" and ".join(tests)}
 """)
         judged = f"""
+        if {_spared(k, walls, given, covers)}:
+            acts[n] = {numbers}[i]
+            tags[n] = tag
+            n += 1
+            continue
         for j in range({length}):
             st[EDGES + {covers}[i, j]] = mover + 1
         ok = {allowed}(st, T, mover, {cells}[i, 0], -1)
@@ -750,6 +755,8 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
                 placed += 1
         if placed >= {walls.supply}:
             return n
+    used = np.zeros(EDGE_COUNT, np.uint8)
+    safe = {"False" if not tests else _relies(k, given)}
     for i in range({len(slots)}):
         free = True
         for j in range({width}):
@@ -776,6 +783,57 @@ def {{name}}(st, T, mover, act):
     st[H_FROM] = -1
 """)
     return Generator(generate, make, frozenset({WALL.name}))
+
+
+def _relies(k: Lower, given: dict[str, Node]) -> str:
+    """Source marking in `used` the edges the filter relies on and saying whether it may be
+    spared for walls covering none of them (only an if: that is (has-path ...): the
+    interpreter's Parts.relies); "False" otherwise."""
+    condition = given.get("if")
+    if "unless" in given or not (isinstance(condition, Form) and condition.head == "has-path"):
+        return "False"
+    from stdlib.paths import lower_path_edges
+
+    return f"{lower_path_edges(k, condition)}(st, T, mover, used)"
+
+
+def _spared(k: Lower, walls: WallSet, given: dict[str, Node], covers: str) -> str:
+    """The test (source, slot i) that a wall need not be judged, as place_wall spares it:
+    the paths the filter relies on are known (`safe`) and the wall covers none of their
+    edges, or it cannot split the board's cells (WallSet.may_split: it meets the border or
+    other walls at one point at most)."""
+    if _relies(k, given) == "False":
+        return "False"
+    width = 5  # a point's other cell-edges (at most 4), ended by -1; -2 for the border
+    points = [[[-2] + [-1] * (width - 1) if point is None else
+               list(point) + [-1] * (width - len(point)) for point in slot.points]
+              for slot in walls.slots]
+    table = k.table("wall points", points)
+    spared = k.function("wall_spared", f"""
+def {{name}}(st, used, i):
+    cuts = False
+    for j in range({walls.length}):
+        if used[{covers}[i, j]] == 1:
+            cuts = True
+    if not cuts:
+        return True
+    met = 0
+    for p in range({walls.length + 1}):
+        if {table}[i, p, 0] == -2:
+            met += 1
+        else:
+            for j in range({width}):
+                e = {table}[i, p, j]
+                if e < 0:
+                    break
+                if st[EDGES + e] != 0:
+                    met += 1
+                    break
+        if met > 1:
+            return False
+    return True
+""")
+    return f"safe and {spared}(st, used, i)"
 
 
 @lowers("walls-left")
