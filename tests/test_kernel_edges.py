@@ -232,3 +232,29 @@ def test_the_hash_of_board_and_edges_is_the_interpreters_after_every_move() -> N
             h = int(st[kernel.sites + HEADER.index("H_HASH")])
             assert (h + (1 << 64) if h < 0 else h) == state.zhash, seed
             _same(game, kernel, state, st)
+
+
+# Variants: the arguments no game file of the collection uses ------------------------------------
+
+VARIANTS = {
+    # Links laid even across held links.
+    "twixt-crossing": ((ROOT / "games/twixt.game").read_text().replace(
+        '(link-all "Link")', '(link-all "Link" crossing:true)'), {"size": 8}),
+    # Only a bridge the mover burnt blocks it.
+    "bridges-own": (BRIDGES.replace('(edge-held "Bridge" From To)',
+                                    '(edge-held "Bridge" From To by:Mover)'), {}),
+    # Pawns slide any distance, bridges stopping them as walls.
+    "bridges-slide": (BRIDGES.replace('(step Orthogonal unless:(edge-held "Bridge" From To))',
+                                      '(slide Orthogonal walls:"Bridge")'), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variants_replay_as_the_interpreter_plays_them(name: str) -> None:
+    from interpreter.kernel.differential import first_difference
+
+    text, options = VARIANTS[name]
+    assert text not in ((ROOT / "games/twixt.game").read_text(), BRIDGES)  # the variant took
+    game = parse_game(text, f"{name}.game", **options)
+    kernel = _kernel(game)
+    assert [d for s in range(40) if (d := first_difference(game, kernel, s)) is not None] == []
