@@ -418,7 +418,7 @@ def {{name}}(st, T, mover, allowed, acts, tags, vals, lands):
         a = found[i] - {start}
         if not allowed[a // N] or c >= acts.shape[0]:
             continue
-        trial[:] = st[:prefix]
+        copy_into(trial, st, prefix)
         {make_one}(trial, T, mover, found[i], kinds[i])
         value = 0
         took = False
@@ -468,7 +468,7 @@ def {{name}}(st, T, mover, origin):
     acc = np.zeros(depth, np.int64)
     allowed = np.zeros(N, np.bool_)
     allowed[origin] = True
-    levels[0, :] = st[:prefix]
+    copy_into(levels[0], st, prefix)
     counts[0] = {captures}(levels[0], T, mover, allowed, acts[0], tags[0], vals[0], lands[0])
     top = -1
     level = 0
@@ -484,7 +484,7 @@ def {{name}}(st, T, mover, origin):
         if not {keep_most}:
             return top
         child = levels[level + 1]
-        child[:] = levels[level]
+        copy_into(child, levels[level], prefix)
         {pending}(child, T, mover, acts[level, i], tags[level, i], False)
         allowed[:] = False
         allowed[lands[level, i]] = True
@@ -507,7 +507,7 @@ def {{name}}(st, T, mover, acts, tags, rests, keep):
     child = np.empty(prefix, np.int64)
     top = -1
     for i in range(c):
-        child[:] = st[:prefix]
+        copy_into(child, st, prefix)
         {pending}(child, T, mover, acts[i], tags[i], False)
         rests[i] = {best}(child, T, mover, lands[i])
         if vals[i] + max(rests[i], 0) > top:

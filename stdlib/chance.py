@@ -896,7 +896,7 @@ def {{name}}(st, T, mover, budget):
     best = 1
     trial = st.copy()
     for i in range(n):
-        trial[:] = st
+        copy_into(trial, st, st.shape[0])
         {inner.make}(trial, T, mover, acts[i])
         used = 1 + {{name}}(trial, T, mover, budget - 1)
         if used > best:
@@ -934,7 +934,7 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
         trial = st.copy()
         best = 0
         for i in range(found):
-            trial[:] = st
+            copy_into(trial, st, st.shape[0])
             {inner.make}(trial, T, mover, acts[start + i])
             die[i] = st[DICE + budget - 1]
             for j in range(budget - 1):
@@ -956,7 +956,7 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
                 n += 1
     if n - start <= {room}:
         st[c] = 1
-        st[c + 1:c + 1 + {key}] = st[:{key}]
+        copy_into(st[c + 1:], st, {key})
         st[c + 1 + {key}] = n - start
         for i in range(n - start):
             st[c + 2 + {key} + i] = acts[start + i]

@@ -451,7 +451,7 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     trial = st.copy()
     kept = first
     for i in range(first, n):
-        trial[:] = st
+        copy_into(trial, st, st.shape[0])
         trial[H_NCHANGED] = 0
         {moves.make}(trial, T, mover, acts[i])
         if not {restores}(st, trial):

@@ -513,7 +513,7 @@ def {{name}}(st, T, mover, s, skipped, relays, cnt):
                 return -1
         if lam == power:
             seen_t = t
-            seen[:] = cnt
+            copy_into(seen, cnt, N)
             power *= 2
             lam = 0
         lam += 1
@@ -606,8 +606,8 @@ def {{name}}(st, T, mover, s, t, cnt):
     to = t
     frm = s
     ok = {" and ".join(tests)}
-    st[:N] = board
-    st[CHANGED:CHANGED + N] = listed
+    copy_into(st, board, N)
+    copy_into(st[CHANGED:], listed, N)
     st[H_NCHANGED] = saved
     return ok
 """)

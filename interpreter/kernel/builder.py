@@ -780,6 +780,15 @@ def set_edge(st, e, v):
     st[EDGES + e] = v'''
 
 DRIVER_CHANGE = '''@njit(cache=True)
+def copy_into(dst, src, n):
+    """dst[:n] = src[:n], as a loop: an array assigned to a slice makes numba compile its
+    shape check, about a third of a small kernel's first compilation. Lowerings copy
+    states with it."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
 def change(st, s, v):
     """Set site s to v, recording it among the sites the turn changed, counting a piece
     of another role than the mover's taken off (as Game._captures), and keeping the hands:
@@ -966,7 +975,7 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
     tags = np.empty(MAX_MOVES, np.int32)
     for g in range(seeds.shape[0]):
         np.random.seed(seeds[g])
-        st[:] = start
+        copy_into(st, start, st.shape[0])
         plies = 0
         while st[H_RESULT] == PLAYING and plies < bound:
             i = draw(st, T, acts, tags)
@@ -993,7 +1002,7 @@ def perft(st, T, depth):
     tags = np.empty((depth, MAX_MOVES), np.int32)
     counts = np.zeros(depth, np.int64)
     next_move = np.zeros(depth, np.int64)
-    levels[0, :] = st
+    copy_into(levels[0], st, st.shape[0])
     counts[0] = perft_moves(levels[0], T, acts[0], tags[0])
     prefix = HISTORY if KEEPS_HISTORY else st.shape[0]
     total = 0
@@ -1010,12 +1019,12 @@ def perft(st, T, depth):
         next_move[level] = i + 1
         here = levels[level]
         child = levels[level + 1]
-        child[:prefix] = here[:prefix]
+        copy_into(child, here, prefix)
         if KEEPS_HISTORY:
             count = here[H_HISTORY]
-            child[HISTORY:HISTORY + count] = here[HISTORY:HISTORY + count]
+            copy_into(child[HISTORY:], here[HISTORY:], count)
             if KEEPS_SITUATIONS:
-                child[SITUATIONS:SITUATIONS + count] = here[SITUATIONS:SITUATIONS + count]
+                copy_into(child[SITUATIONS:], here[SITUATIONS:], count)
         apply(child, T, acts[level, i], tags[level, i])
         level += 1
         counts[level] = perft_moves(child, T, acts[level], tags[level])
