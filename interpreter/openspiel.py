@@ -25,6 +25,14 @@ strings the moves' notation. `current_player()` is the player to move (the same 
 every decision of a turn). The observation tensor is `interpreter.adapters.Observer`'s, of
 shape (planes, sites); the observation and information state strings are the position text.
 
+Loaded with `load(path, kernel=True, ...)`, or as the game type `ludeme_kernel` (the same
+parameters), the game is played in its kernel (interpreter/kernel, the `kernels` extra):
+legal actions, the player to move, the end and the returns are answered in native code, which
+is what search (MCTS, minimax) asks of every node; the position text, the observation tensor and
+chance outcomes' probabilities come from the interpreter's State, replayed when asked
+(interpreter.kernel.episode). The games are the same (tests/test_kernels.py compares the two
+move by move). A game without a kernel is a GameError saying why.
+
 A state keeps the actions made so far and the ludeme State they lead to; it pickles (and
 serializes) as the game's path and options and those actions, and is rebuilt by replaying them.
 Compiled games are kept in a module-level cache keyed by path and options, so a state never
@@ -33,9 +41,10 @@ depends on a particular Python wrapper of its game.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -53,18 +62,24 @@ from interpreter.adapters import (
 from interpreter.game import Game, State
 from interpreter.record import format_option
 
+if TYPE_CHECKING:
+    from interpreter.kernel.episode import Episode
+    from interpreter.kernel.kernel import Kernel
+
 SHORT_NAME = "ludeme"
+KERNEL_NAME = "ludeme_kernel"  # the same games, played in their kernels
 MAX_PLAYERS = 16  # the most roles a game may have here (OpenSpiel asks for a bound per type)
 
 Key = tuple[str, tuple[tuple[str, object], ...]]
 
 
-def _game_type(chance: bool = False) -> pyspiel.GameType:
-    """The game type registered (deterministic), or that of a game file with dice."""
+def _game_type(chance: bool = False, name: str = SHORT_NAME) -> pyspiel.GameType:
+    """The game type registered (deterministic), or that of a game file with dice; by
+    `name`, the one played in the interpreter or in kernels."""
     mode = pyspiel.GameType.ChanceMode
     spec: dict[str, Any] = dict(
-        short_name=SHORT_NAME,
-        long_name="Ludeme game file",
+        short_name=name,
+        long_name="Ludeme game file" if name == SHORT_NAME else "Ludeme game file (kernel)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=mode.EXPLICIT_STOCHASTIC if chance else mode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -86,6 +101,8 @@ def _game_type(chance: bool = False) -> pyspiel.GameType:
 
 GAME_TYPE = _game_type()
 CHANCE_GAME_TYPE = _game_type(chance=True)
+KERNEL_GAME_TYPE = _game_type(name=KERNEL_NAME)
+KERNEL_CHANCE_GAME_TYPE = _game_type(chance=True, name=KERNEL_NAME)
 
 
 # Compiled games, shared by every wrapper ------------------------------------------------------
@@ -99,6 +116,15 @@ class Compiled:
     space: ActionSpace
     observer: Observer
     max_length: int
+
+    @functools.cached_property
+    def kernel(self) -> Kernel:
+        """The game's kernel (compiled, or loaded from the disk cache, when first asked)."""
+        from interpreter.playouts import chosen_kernel
+
+        found = chosen_kernel(self.game, True)
+        assert found is not None  # (kernel=True: a GameError says why there is none)
+        return found
 
 
 _CACHE: dict[Key, Compiled] = {}
@@ -155,6 +181,8 @@ def _entry_of(params: dict[str, Any]) -> Compiled:
 class LudemeGame(pyspiel.Game):  # type: ignore[misc]
     """A game file as an OpenSpiel game (see the module's documentation)."""
 
+    kernel = False  # played in the game's kernel?
+
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         entry = _entry_of(params)
@@ -168,7 +196,12 @@ class LudemeGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=entry.max_length)
-        super().__init__(CHANCE_GAME_TYPE if game.has_chance else GAME_TYPE, info, params)
+        if self.kernel:
+            entry.kernel  # noqa: B018 (made now: a game without one is an error here)
+            kind = KERNEL_CHANCE_GAME_TYPE if game.has_chance else KERNEL_GAME_TYPE
+        else:
+            kind = CHANCE_GAME_TYPE if game.has_chance else GAME_TYPE
+        super().__init__(kind, info, params)
         self.ludeme = entry
         self.path = str(params.get("path", ""))
         self.options = str(params.get("options", ""))
@@ -185,13 +218,15 @@ class LudemeGame(pyspiel.Game):  # type: ignore[misc]
         return PositionObserver(self.ludeme)
 
 
-def load(path: str | Path, **options: object) -> pyspiel.Game:
-    """The game file at `path`, with options (e.g. size=7), as a pyspiel.Game."""
+def load(path: str | Path, *, kernel: bool = False, **options: object) -> pyspiel.Game:
+    """The game file at `path`, with options (e.g. size=7), as a pyspiel.Game; played in
+    its kernel with kernel=True (see the module's documentation). (A game option named
+    `kernel` is given in the `options` parameter of pyspiel.load_game.)"""
     params: dict[str, str] = {"path": str(path)}
     text = format_options(options)
     if text:
         params["options"] = text
-    return pyspiel.load_game(SHORT_NAME, params)
+    return pyspiel.load_game(KERNEL_NAME if kernel else SHORT_NAME, params)
 
 
 # States ---------------------------------------------------------------------------------------
@@ -256,6 +291,16 @@ class Line:
         self.actions.append(action)
         self._ended = None
 
+    def player(self) -> int:
+        """The player to move (CHANCE at a chance position)."""
+        return player_to_move(self.state)
+
+    def legal(self) -> list[int]:
+        return self.entry.space.legal_actions(self.state)
+
+    def returns(self) -> list[float]:
+        return returns(self.state)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Line:
         line = Line(self.path, self.options, list(self.actions), self._state, self._entry)
         line._ended = self._ended
@@ -266,34 +311,98 @@ class Line:
         return (Line, (self.path, self.options, list(self.actions)))
 
 
+class KernelLine:
+    """A line played in the game's kernel (see the module's documentation), with Line's
+    interface: what search asks is answered natively by an Episode, the interpreter's state
+    is replayed when asked. It pickles as the game's key and the actions, replayed in the
+    kernel."""
+
+    __slots__ = ("path", "options", "episode", "_entry")
+
+    def __init__(self, path: str, options: str, actions: list[int],
+                 entry: Compiled | None = None) -> None:
+        from interpreter.kernel.episode import Episode
+
+        self.path = path
+        self.options = options
+        self._entry = entry
+        self.episode: Episode = Episode(self.entry.kernel, self.entry.max_length)
+        for action in actions:
+            self.episode.apply(action)
+
+    @property
+    def entry(self) -> Compiled:
+        if self._entry is None:
+            self._entry = _entry_of({"path": self.path, "options": self.options})
+        return self._entry
+
+    @property
+    def actions(self) -> list[int]:
+        return self.episode.actions
+
+    @property
+    def state(self) -> State:
+        return self.episode.state
+
+    @property
+    def ended(self) -> bool:
+        return self.episode.ended()
+
+    def then(self, action: int) -> None:
+        self.episode.apply(action)
+
+    def player(self) -> int:
+        return self.episode.player()
+
+    def legal(self) -> list[int]:
+        return self.episode.legal()
+
+    def returns(self) -> list[float]:
+        return self.episode.returns()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KernelLine:
+        line = KernelLine.__new__(KernelLine)
+        line.path, line.options, line._entry = self.path, self.options, self._entry
+        line.episode = self.episode.copy()
+        return line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (KernelLine, (self.path, self.options, list(self.actions)))
+
+
 class LudemeState(pyspiel.State):  # type: ignore[misc]
     """A position of a ludeme game, as OpenSpiel sees it."""
 
     def __init__(self, game: pyspiel.Game) -> None:
         super().__init__(game)
         entry: Compiled | None = getattr(game, "ludeme", None)
+        self.line: Line | KernelLine
         if entry is not None:
-            self.line = Line(game.path, game.options, [], None, entry)
+            self.line = KernelLine(game.path, game.options, [], entry) if game.kernel else \
+                Line(game.path, game.options, [], None, entry)
         else:  # a wrapper of the game made by OpenSpiel: its parameters say which game
             params = game.get_parameters()
-            self.line = Line(str(params.get("path", "")), str(params.get("options", "")), [])
+            path, options = str(params.get("path", "")), str(params.get("options", ""))
+            self.line = KernelLine(path, options, []) if game.get_type().short_name == \
+                KERNEL_NAME else Line(path, options, [])
 
     @property
     def ludeme(self) -> State:
         """The ludeme State of this position (it does not change when the game goes on)."""
         state = self.line.state
-        self.line._owned = False  # handed out: the next action copies it
+        if isinstance(self.line, Line):
+            self.line._owned = False  # handed out: the next action copies it
         return state
 
     def current_player(self) -> int:
         if self.line.ended:
             return int(pyspiel.PlayerId.TERMINAL)
-        return player_to_move(self.line.state)
+        return self.line.player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.line.ended or player != player_to_move(self.line.state):
+        if self.line.ended or player != self.line.player():
             return []
-        return self.line.entry.space.legal_actions(self.line.state)
+        return self.line.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, each outcome's action with its probability."""
@@ -313,7 +422,7 @@ class LudemeState(pyspiel.State):  # type: ignore[misc]
         return self.line.ended
 
     def returns(self) -> list[float]:
-        return returns(self.line.state)
+        return self.line.returns()
 
     def __str__(self) -> str:
         return self.line.state.to_text()
@@ -335,6 +444,15 @@ class PositionObserver:
         return state.line.state.to_text()
 
 
-pyspiel.register_game(GAME_TYPE, LudemeGame)
+class LudemeKernelGame(LudemeGame):
+    """A game file as an OpenSpiel game played in its kernel (see the module's
+    documentation)."""
 
-__all__ = ["GAME_TYPE", "LudemeGame", "LudemeState", "load"]
+    kernel = True
+
+
+pyspiel.register_game(GAME_TYPE, LudemeGame)
+pyspiel.register_game(KERNEL_GAME_TYPE, LudemeKernelGame)
+
+__all__ = ["GAME_TYPE", "KERNEL_GAME_TYPE", "LudemeGame", "LudemeKernelGame", "LudemeState",
+           "load"]

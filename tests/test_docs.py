@@ -24,7 +24,8 @@ sys.path.insert(0, str(DOCS))
 import gen_reference  # noqa: E402
 
 # Modules whose doctests need an optional extra: skipped, with the reason, where it is missing.
-OPTIONAL = {"interpreter.openspiel": "pyspiel", "interpreter.pettingzoo": "pettingzoo"}
+OPTIONAL = {"interpreter.openspiel": "pyspiel", "interpreter.pettingzoo": "pettingzoo",
+            "interpreter.kernel.episode": "numba"}
 
 
 def modules() -> list[str]:
