@@ -586,9 +586,16 @@ def lower_attacks(k: Lower, node: Node, test: Any) -> str:
     """The name of a kernel function `(st, T, site, role) -> bool` doing what the attack test
     `test` (attack_test's: a reverse test of steps, slides and leaps) does: can a piece of
     `role` take on the site? `node` is the by: moves, for a refusal."""
+    from stdlib.jumps import (
+        PathLeapAttacks,
+        ScreenAttacks,
+        lower_path_leap_attacks,
+        lower_screen_attacks,
+    )
     from stdlib.moves import AnyAttacks, LeapAttacks, RayAttacks
 
     parts: list[Any] = []
+    calls = []
     pending = [test]
     while pending:
         t = pending.pop(0)
@@ -596,14 +603,17 @@ def lower_attacks(k: Lower, node: Node, test: Any) -> str:
             pending[:0] = t.tests
         elif isinstance(t, RayAttacks | LeapAttacks):
             parts.append(t)
+        elif isinstance(t, ScreenAttacks):
+            calls.append(lower_screen_attacks(k, t))
+        elif isinstance(t, PathLeapAttacks):
+            calls.append(lower_path_leap_attacks(k, t))
         else:
             k.refuse(node, "no kernel lowering of these attacks (only steps, slides and leaps "
-                     "that take by replacement)")
+                     "that take by replacement, screened slides and lame leaps)")
     env = k.env
     values = len(env.owner)
     size = env.topology.size
     roles = len(env.roles)
-    calls = []
     for t in parts:
         kinds = k.table("attacking kinds", [1 if t.kinds is None or v in t.kinds else 0
                                             for v in range(values)])

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from dsl.ast import Const, Form, Int, Node
+from stdlib.lowering import Generator, Lower, keywords
 from stdlib.moves import (
     AttackTest,
     Line,
@@ -383,3 +385,210 @@ def lame_leap(env: Env, across: int, up: int, to: CellKind, from_: Region | None
 
     return plan.finish(generate, scan, pairs,
                        lambda: PathLeapAttacks(env, across, up, path, kinds, inside))
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+
+def _allows(k: Lower, given: dict[str, Node]) -> str:
+    """Source ` and ...` judging the generator's if: and unless: with the move from s to t
+    made on the board and taken back (judge() in the interpreter); empty without filters."""
+    from stdlib.moves import _left_behind, lower_filters
+
+    judge = lower_filters(k, given)
+    if judge is None:
+        return ""
+    return " and " + k.function("move_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    x = st[t]
+    st[s] = {_left_behind(k)}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = x
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
+
+
+def _inside(k: Lower, node: Form, given: dict[str, Node]) -> Inside:
+    """The within: region's sites per mover (None without within:); refused when it depends
+    on more than the mover."""
+    if "within" not in given:
+        return None
+    inside = sites_by_mover(k.env, k.compiled(given["within"]))
+    if inside is None:
+        k.refuse(node, f"no kernel lowering of ({node.head}) with this within:")
+    return inside
+
+
+def lower_screen_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(slide ... over:N) as screen_slide: along each line (cut at its first special site and
+    first site outside within:, max: sites at most), the sites beyond exactly N pieces, up to
+    and with the next piece, holding to:."""
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move
+
+    given = keywords(node, {"to", "from", "of", "within", "max", "over", "if", "unless"}, k)
+    bounds = []
+    for name in ("over", "max"):
+        value = given.get(name)
+        if value is not None and not isinstance(value, Int):
+            k.refuse(node, f"no kernel lowering of (slide) with a computed {name}:")
+        bounds.append(value.value if isinstance(value, Int) else None)
+    over, reach = bounds
+    env = k.env
+    size = env.topology.size
+    steps, width = _lower_dirs(k, node, args[0] if args else None, "All")
+    target = _cell(k, node, given.get("to"), "Empty", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    inside = _inside(k, node, given)
+    open_ = k.table("open sites", [[0 if s in env.no_piece or (inside is not None
+                                                                and s not in inside[r]) else 1
+                                    for s in range(size)] for r in range(len(env.roles))])
+    start = k.action_start("move", node)
+    generate = k.function("screen_slide", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            c = 0
+            seen = 0
+            while t != -1 and c < {reach if reach is not None else size}:
+                if {open_}[mover, t] == 0:
+                    break
+                x = st[t]
+                if seen == {over} and {target}{_allows(k, given)}:
+                    acts[n] = {start} + s * N + t
+                    tags[n] = tag
+                    n += 1
+                if x != 0:
+                    if seen == {over}:
+                        break
+                    seen += 1
+                t = {steps}[mover, d, t]
+                c += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+def lower_lame_leap(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(leap across up path: within: ...) as lame_leap: to each site a leap away (inside
+    within:) whose path's sites are all empty, holding to:."""
+    from stdlib.moves import _cell, _lower_origins, _make_piece_move
+
+    given = keywords(node, {"to", "from", "of", "path", "within", "if", "unless"}, k)
+    path = given.get("path")
+    if path is not None and not isinstance(path, Const):
+        k.refuse(node, "no kernel lowering of (leap) with a computed path:")
+    if not (len(args) == 2 and all(isinstance(a, Int) for a in args)):
+        k.refuse(node, "no kernel lowering of (leap) with computed distances")
+    across, up = (a.value for a in args)  # type: ignore[attr-defined]
+    env = k.env
+    inside = _inside(k, node, given)
+    name = path.name if isinstance(path, Const) else None
+    paths = [leap_paths(env, across, up, name, inside, r)  # type: ignore[arg-type]
+             for r in range(len(env.roles))]
+    width = max(1, max(len(here) for per in paths for here in per))
+    long = max(1, max((len(b) for per in paths for here in per for _, b in here), default=1))
+    ends = k.table("lame leap ends", [[[here[d][0] if d < len(here) else -1 for here in per]
+                                       for d in range(width)] for per in paths])
+    ways = k.table("lame leap paths", [[[list(here[d][1]) + [-1] * (long - len(here[d][1]))
+                                         if d < len(here) else [-1] * long for here in per]
+                                        for d in range(width)] for per in paths])
+    target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
+    loop = _lower_origins(k, node, given, ends, width)
+    start = k.action_start("move", node)
+    generate = k.function("lame_leap", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            if t == -1:
+                continue
+            clear = True
+            for j in range({long}):
+                b = {ways}[mover, d, s, j]
+                if b == -1:
+                    break
+                if st[b] != 0:
+                    clear = False
+                    break
+            if not clear:
+                continue
+            x = st[t]
+            if {target}{_allows(k, given)}:
+                acts[n] = {start} + s * N + t
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+def lower_screen_attacks(k: Lower, test: ScreenAttacks) -> str:
+    """A kernel function `(st, T, site, role) -> bool` doing what a ScreenAttacks does: back
+    along each ray from the site, the piece just after exactly `over` pieces is the role's,
+    of the kinds."""
+    env = k.env
+    kinds = k.table("attacking kinds", [1 if test.kinds is None or v in test.kinds else 0
+                                        for v in range(len(env.owner))])
+    looks, rays, length = _ray_table(k, test.looks)
+    return k.function("screen_attacks", f"""
+def {{name}}(st, T, site, role):
+    for i in range({rays}):
+        seen = 0
+        for j in range({length}):
+            t = {looks}[role, site, i, j]
+            if t == -1:
+                break
+            v = st[t]
+            if v != 0:
+                if seen == {test.over}:
+                    if OWNER[v] == role and {kinds}[v] == 1:
+                        return True
+                    break
+                seen += 1
+    return False
+""")
+
+
+def lower_path_leap_attacks(k: Lower, test: PathLeapAttacks) -> str:
+    """A kernel function `(st, T, site, role) -> bool` doing what a PathLeapAttacks does: a
+    piece of the role, of the kinds, a leap away, its path back to the site empty."""
+    env = k.env
+    kinds = k.table("attacking kinds", [1 if test.kinds is None or v in test.kinds else 0
+                                        for v in range(len(env.owner))])
+    width = max(1, max(len(per) for by_role in test.looks for per in by_role))
+    long = max(1, max((len(b) for by_role in test.looks for per in by_role for _, b in per),
+                      default=1))
+    table = [[[[s, *between] + [-1] * (long - len(between)) for s, between in per]
+              + [[-1] * (long + 1)] * (width - len(per)) for per in by_role]
+             for by_role in test.looks]
+    looks = k.table("lame leap attacks", table)
+    return k.function("lame_leap_attacks", f"""
+def {{name}}(st, T, site, role):
+    for i in range({width}):
+        s = {looks}[role, site, i, 0]
+        if s == -1:
+            return False
+        v = st[s]
+        if OWNER[v] == role and {kinds}[v] == 1:
+            clear = True
+            for j in range(1, {long + 1}):
+                b = {looks}[role, site, i, j]
+                if b == -1:
+                    break
+                if st[b] != 0:
+                    clear = False
+                    break
+            if clear:
+                return True
+    return False
+""")
+
+
+def _ray_table(k: Lower, looks: list[list[tuple[tuple[int, ...], ...]]]
+               ) -> tuple[str, int, int]:
+    """Rays per role per site as a table (R, N, rays, length) padded with -1, with its two
+    widths."""
+    rays = max(1, max(len(per) for by_role in looks for per in by_role))
+    length = max(1, max((len(ray) for by_role in looks for per in by_role for ray in per),
+                        default=1))
+    table = [[[list(ray) + [-1] * (length - len(ray)) for ray in per]
+              + [[-1] * length] * (rays - len(per)) for per in by_role] for by_role in looks]
+    return k.table("attack rays", table), rays, length

@@ -2341,11 +2341,16 @@ def lower_step(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
 @lowers("slide")
 def lower_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(slide [directions] [to:] [from:] [of:] [max:] [within:] [if:] [unless:]): any
-    distance along a direction (over: and walls: stay interpreted)."""
+    distance along a direction; with over:, beyond screens (stdlib/jumps.py), with walls:,
+    stopped by walls (stdlib/walls.py)."""
     if any(kw.name == "walls" for kw in node.kwargs):
         from stdlib.walls import lower_walled_line
 
         return lower_walled_line(k, node, args, "All", None)
+    if any(kw.name == "over" for kw in node.kwargs):
+        from stdlib.jumps import lower_screen_slide
+
+        return lower_screen_slide(k, node, args)
     return _lower_straight(k, node, args, "All",
                            {"to", "from", "of", "within", "max", "if", "unless"}, None)
 
@@ -2433,7 +2438,12 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
 @lowers("leap")
 def lower_leap(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(leap across up [to:] [from:] [of:]): to each site a leap away, whatever lies between,
-    holding to: (path:, within: and filters stay interpreted)."""
+    holding to: (with path: or within:, a lame leap: stdlib/jumps.py; filters stay
+    interpreted otherwise)."""
+    if any(kw.name in ("path", "within") for kw in node.kwargs):
+        from stdlib.jumps import lower_lame_leap
+
+        return lower_lame_leap(k, node, args)
     given = keywords(node, {"to", "from", "of"}, k)
     if not (len(args) == 2 and all(isinstance(a, Int) for a in args)):
         k.refuse(node, "no kernel lowering of (leap) with computed distances")

@@ -37,6 +37,7 @@ from typing import Any
 import pytest
 from oracle import (
     ActionMap,
+    KernelState,
     OracleMismatch,
     game_rng,
     lockstep,
@@ -94,21 +95,33 @@ def ours(reason: str) -> str:
 
 
 def play_games(game: Any, games: int, seed: int, label: str = "xiangqi",
-               boards: bool = False) -> list[Any]:
+               boards: bool = False, kernel: Any = None) -> list[Any]:
     """`games` random games through both engines (checked as `oracle.compare` checks them);
-    after each the kind of end must agree, and with `boards`, the board after every move."""
+    after each the kind of end must agree, and with `boards`, the board after every move.
+    `kernel`: the game's kernel, to play the ludeme side in it (oracle.KernelState)."""
     ends = []
     for number in range(games):
         where = f"game {number} (seed {seed})"
+        start = None if kernel is None else (KernelState(game, kernel),
+                                             spiel_xiangqi().new_initial_state())
         end = lockstep(game, spiel_xiangqi(), ACTIONS, random_chooser(game_rng(seed, number)),
-                       label=label, where=where, max_plies=spiel_xiangqi().max_game_length() + 10)
-        if ours(end.state.outcome.reason) != spiel_end(end.spiel_state):
-            raise OracleMismatch(f"{label}: {where} ended by {end.state.outcome.reason!r} in "
+                       label=label, where=where, max_plies=spiel_xiangqi().max_game_length() + 10,
+                       start=start)
+        reason = reason_of(end.state)
+        if ours(reason) != spiel_end(end.spiel_state):
+            raise OracleMismatch(f"{label}: {where} ended by {reason!r} in "
                                  f"ludeme, by {spiel_end(end.spiel_state)!r} in OpenSpiel")
         if boards:
             replay_boards(game, end.moves)
         ends.append(end)
     return ends
+
+
+def reason_of(state: Any) -> str:
+    """Why a finished game ended: the interpreter's outcome, or a kernel state's reason."""
+    if isinstance(state, KernelState):
+        return str(state.kernel.reason(state.st))
+    return str(state.outcome.reason)
 
 
 def replay_boards(game: Any, moves: list[str]) -> None:
@@ -147,6 +160,24 @@ def test_random_games_agree_with_openspiel() -> None:
     ends = play_games(xiangqi(), 1, SEED, boards=True)
     ends += play_games(xiangqi(), 3, SEED + 1)
     assert sum(len(end.moves) for end in ends) > 400
+
+
+def test_the_kernels_random_games_agree_with_openspiel() -> None:
+    """The game's kernel (interpreter/kernel: the cannon's screens, the horse's leg, the
+    elephant's eye, the palaces and the facing generals lowered), played through its step
+    API, agrees with OpenSpiel as the interpreter does: twenty random games, moves, mover,
+    end and its kind, and returns at every position, the boards after every move of the
+    first."""
+    from interpreter.kernel import available, kernel_for
+
+    if not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    game = xiangqi()
+    kernel = kernel_for(game)
+    assert kernel is not None
+    ends = play_games(game, 20, SEED + 3, label="xiangqi (kernel)", kernel=kernel)
+    replay_boards(game, ends[0].moves)
+    assert sum(len(end.moves) for end in ends) > 2_000
 
 
 @pytest.mark.slow
