@@ -20,9 +20,11 @@ from collections.abc import Sequence
 
 import networkx as nx
 
+from dsl.ast import Form, Int, Node, Str
 from stdlib.boards import SQUARE_DIRS, Board, rectangle
 from stdlib.budget import check_board
 from stdlib.logic import describe
+from stdlib.lowering import Lower, keywords, lowers, padded
 from stdlib.regions import static
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Tracker
@@ -359,3 +361,204 @@ def line_of_subboards(env: Env, length: int, *, row: int, role: RoleExpr | None 
                 return True
         return False
     return describe(test, f"{length} sub-boards in a row", f"not {length} sub-boards in a row")
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+#
+# The sub-boards' results are worked out from the board when asked (the interpreter keeps them
+# as a Tracker derived from the board, which gives the same values): no state of their own.
+
+
+def _lowered_parts(k: Lower, node: Form) -> Partition:
+    """The board's sub-boards (refused on a board not made of boards)."""
+    found = partition(k.env, str(node.head))
+    if found is None:
+        k.refuse(node, f"no kernel lowering of ({node.head} ...) on this board")
+    return found
+
+
+def _row_length(k: Lower, node: Form, given: dict[str, Node]) -> int:
+    """The constant row: of a ludeme over the sub-boards' results."""
+    row = given.get("row")
+    if not isinstance(row, Int) or row.value < 1:
+        k.refuse(node, f"no kernel lowering of ({node.head} ...) with this row:")
+    return row.value
+
+
+def lower_results(k: Lower, node: Form, row: int) -> str:
+    """The name of a kernel function `(st, res)` writing each sub-board's result when `row`
+    in a row wins it at res[k] (the winner's role, DRAWN or OPEN), as Results.result does;
+    res has one item per sub-board and one more (res[0], unused)."""
+    parts = _lowered_parts(k, node)
+    windows = parts.windows(k.env, row)
+    wide = max(1, max(len(w) for w in windows))
+    rows = k.table("sub-board rows", [[list(w) for w in per] + [[-1] * row] * (wide - len(per))
+                                      for per in windows])
+    sites = k.table("sub-board sites", padded(parts.sites))
+    return k.function("subboard_results", f"""
+def {{name}}(st, res):
+    for k in range(1, {parts.count + 1}):
+        winner = {OPEN}
+        two = False
+        for i in range({wide}):
+            a = {rows}[k, i, 0]
+            if a == -1:
+                break
+            r = OWNER[st[a]]
+            if r < 0:
+                continue
+            whole = True
+            for j in range(1, {row}):
+                if OWNER[st[{rows}[k, i, j]]] != r:
+                    whole = False
+                    break
+            if whole:
+                if winner != {OPEN} and winner != r:
+                    two = True
+                    break
+                winner = r
+        if two:
+            res[k] = {DRAWN}
+        elif winner != {OPEN}:
+            res[k] = winner
+        else:
+            res[k] = {DRAWN}
+            for i in range({len(padded(parts.sites)[0])}):
+                s = {sites}[k, i]
+                if s == -1:
+                    break
+                if st[s] == 0:
+                    res[k] = {OPEN}
+                    break
+""")
+
+
+def _lower_number(k: Lower, node: Form, args: tuple[Node, ...], of_cell: bool) -> str:
+    """(subboard-of site), (cell-of site): a number from 1 from a table, 0 for no site."""
+    keywords(node, set(), k)
+    parts = _lowered_parts(k, node)
+    table = k.table("cell of site" if of_cell else "sub-board of site",
+                    parts.cell_of if of_cell else parts.board_of)
+    site = k.lower(args[0], "Site")
+    return k.function("cell_of" if of_cell else "subboard_of", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    return {table}[s] if s >= 0 else 0
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("subboard-of")
+def lower_subboard_of(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(subboard-of site): the site's sub-board's number, from a table."""
+    return _lower_number(k, node, args, False)
+
+
+@lowers("cell-of")
+def lower_cell_of(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(cell-of site): the site's cell's number within its sub-board, from a table."""
+    return _lower_number(k, node, args, True)
+
+
+@lowers("sites Subboard")
+def lower_sites_subboard(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Subboard number): the sub-board's sites, copied from a table (none for a number
+    naming no sub-board)."""
+    keywords(node, set(), k)
+    parts = _lowered_parts(k, node)
+    rows = padded(parts.sites)
+    sites = k.table("sub-board sites", rows)
+    number = k.lower(args[0], "Int")
+    return k.function("sites_subboard", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    b = {number}
+    c = 0
+    if b < 1 or b > {parts.count}:
+        return 0
+    for i in range({len(rows[0])}):
+        s = {sites}[b, i]
+        if s == -1:
+            break
+        buf[c] = s
+        c += 1
+    return c
+""")
+
+
+@lowers("sites Open")
+def lower_sites_open(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Open row:N): the sites of the open sub-boards, in site order."""
+    given = keywords(node, {"row"}, k)
+    parts = _lowered_parts(k, node)
+    results = lower_results(k, node, _row_length(k, node, given))
+    board_of = k.table("sub-board of site", parts.board_of)
+    return k.function("sites_open", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    res = np.empty({parts.count + 1}, np.int64)
+    {results}(st, res)
+    c = 0
+    for s in range(N):
+        b = {board_of}[s]
+        if b > 0 and res[b] == {OPEN}:
+            buf[c] = s
+            c += 1
+    return c
+""")
+
+
+def _lower_role(k: Lower, role: Node | None) -> str:
+    """A role expression's source, the mover's by default."""
+    return "mover" if role is None else k.lower(role, "Role")
+
+
+@lowers("subboards-won")
+def lower_subboards_won(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(subboards-won [role] row:N): how many sub-boards the role has won."""
+    given = keywords(node, {"row"}, k)
+    parts = _lowered_parts(k, node)
+    results = lower_results(k, node, _row_length(k, node, given))
+    return k.function("subboards_won", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {_lower_role(k, args[0] if args else None)}
+    res = np.empty({parts.count + 1}, np.int64)
+    {results}(st, res)
+    c = 0
+    for b in range(1, {parts.count + 1}):
+        if res[b] == r:
+            c += 1
+    return c
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("line-of-subboards")
+def lower_line_of_subboards(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(line-of-subboards length row:N [role:] [drawn:]): a row of the layout's sub-boards
+    all won by the role (drawn ones too with drawn:"both"), from a table of the rows."""
+    given = keywords(node, {"row", "role", "drawn"}, k)
+    parts = _lowered_parts(k, node)
+    length = args[0]
+    drawn = given.get("drawn")
+    if not isinstance(length, Int) or drawn is not None and not isinstance(drawn, Str):
+        k.refuse(node, "no kernel lowering of (line-of-subboards ...) with computed arguments")
+    lines = parts.rows(length.value) if length.value >= 1 else []
+    if not lines:
+        return "False"
+    both = isinstance(drawn, Str) and drawn.value == "both"
+    results = lower_results(k, node, _row_length(k, node, given))
+    table = k.table("rows of sub-boards", [list(line) for line in lines])
+    counts = f"(got != r and not ({both} and got == {DRAWN}))"
+    return k.function("line_of_subboards", f"""
+def {{name}}(st, T, mover, to, frm):
+    r = {_lower_role(k, given.get("role"))}
+    res = np.empty({parts.count + 1}, np.int64)
+    {results}(st, res)
+    for i in range({len(lines)}):
+        whole = True
+        for j in range({length.value}):
+            got = res[{table}[i, j]]
+            if {counts}:
+                whole = False
+                break
+        if whole:
+            return True
+    return False
+""") + "(st, T, mover, to, frm)"

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from tests.oracle import require_openspiel, site
+from tests.oracle import KernelState, require_openspiel, site
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "ultimate-tictactoe.game"
@@ -85,13 +85,23 @@ def ludeme_board(state) -> list[str]:
     return state.to_text().split("mover")[0].split()
 
 
-def play_against_openspiel(game, spiel, seed: int) -> tuple[int, str | None]:
+def kernel_board(state: KernelState) -> list[str]:
+    """A kernel state's board as ludeme_board gives an interpreter's: X, O or '.' per site."""
+    owner = state.game.env.owner
+    return ["." if v == 0 else state.game.players[owner[v]]
+            for v in state.kernel.board(state.st)]
+
+
+def play_against_openspiel(game, spiel, seed: int, kernel=None) -> tuple[int, str | None]:
+    """A random game through both engines, the ludeme side played by the interpreter or, given
+    the game's kernel, by the kernel's step API (oracle.KernelState)."""
     rng = random.Random(seed)
     spiel_state = spiel.load_game("ultimate_tic_tac_toe").new_initial_state()
-    state = game.initial_state()
+    state = game.initial_state() if kernel is None else KernelState(game, kernel)
+    board = ludeme_board if kernel is None else kernel_board
     moves: list[str] = []
     while not spiel_state.is_terminal():
-        assert not state.is_over, f"seed {seed}, after {moves}: ludeme says {state.outcome}"
+        assert not state.is_over, f"seed {seed}, after {moves}: ludeme says it is over"
         assert state.mover == ("X", "O")[spiel_state.current_player()]
         turns = spiel_turns(spiel_state)
         assert {str(m) for m in state.legal_moves()} == set(turns), f"seed {seed}: {moves}"
@@ -100,7 +110,7 @@ def play_against_openspiel(game, spiel, seed: int) -> tuple[int, str | None]:
             spiel_state.apply_action(action)
         state = state.play(move)
         moves.append(move)
-        assert ludeme_board(state) == spiel_board(spiel_state), f"seed {seed}: {moves}"
+        assert board(state) == spiel_board(spiel_state), f"seed {seed}: {moves}"
     assert state.is_over, f"seed {seed}: OpenSpiel ended the game after {moves}, ludeme did not"
     returns = spiel_state.returns()
     winner = None if returns[0] == returns[1] else ("X", "O")[returns.index(1.0)]
@@ -113,6 +123,20 @@ def test_whole_turns_boards_and_results_match_openspiel(game) -> None:
     results = [play_against_openspiel(game, spiel, seed) for seed in range(300)]
     winners = {winner for _, winner in results}
     assert winners == {"X", "O", None}  # wins for each side and draws were all compared
+
+
+def test_the_kernels_whole_turns_boards_and_results_match_openspiel(game) -> None:
+    """The game's kernel (interpreter/kernel: the sub-boards' results worked out from the
+    board), played through its step API, agrees with OpenSpiel as the interpreter does."""
+    from interpreter.kernel import available, kernel_for
+
+    spiel = require_openspiel("ultimate_tic_tac_toe")
+    if not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    kernel = kernel_for(game)
+    assert kernel is not None
+    results = [play_against_openspiel(game, spiel, seed, kernel) for seed in range(300, 600)]
+    assert {winner for _, winner in results} == {"X", "O", None}
 
 
 # Rules from positions ------------------------------------------------------------------------
