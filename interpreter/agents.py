@@ -5,8 +5,9 @@
   whose games went best.
 - `mcts:K`: Monte Carlo tree search (UCT) with K iterations, each ending in a random game
   (`Game.playout`); wins and losses it can prove are settled exactly (MCTS-Solver). When the
-  game has a kernel (interpreter/kernel) the tree is grown in it and the random games are
-  played natively: the same search, many times the iterations in the same time.
+  game has a kernel (interpreter/kernel) the whole search runs natively in it
+  (interpreter/kernel/search.py): the same search, many times the iterations in the same
+  time.
 
 A search budget is a number of iterations (`mcts:2000`), a time (`mcts:2s`), or both
 (`mcts:2000:2s`, whichever runs out first). With an iteration budget alone, the same seed
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from interpreter.kernel.kernel import Kernel
+    from interpreter.kernel.search import NativeNode
 
 
 class Agent(Protocol):
@@ -303,7 +305,7 @@ def search_kernel(game: Game, kernel: bool | None) -> Kernel | None:
     return chosen_kernel(game, kernel)
 
 
-AnyNode = TypeVar("AnyNode", "Node", "KernelNode")
+AnyNode = TypeVar("AnyNode", "Node", "KernelNode", "NativeNode")
 
 
 class MCTSAgent:
@@ -312,18 +314,28 @@ class MCTSAgent:
     credits every node on the path with the score of the seat that moved into it. Nodes whose
     outcome is certain are proven (MCTS-Solver): a sure win is taken, a sure loss avoided, and
     the search stops early once the root is proven. The move played is the root's most
-    visited child that is not a proven loss."""
+    visited child that is not a proven loss.
+
+    In a kernel the search runs natively (`native`, the default: interpreter/kernel/search.py,
+    its tree a NativeTree seen through NativeNode views), or grows a tree of KernelNodes in
+    Python over kernel states (native=False: the kernel search before the native one, kept
+    to compare with)."""
+
+    # (A time budget is checked between batches of native iterations, each about this long.)
+    BATCH_SECONDS = 0.01
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
                  seed: int | None = None, exploration: float = 1.0,
-                 kernel: bool | None = None) -> None:
+                 kernel: bool | None = None, native: bool = True) -> None:
         self.budget = Budget(iterations, seconds)
         self.name = f"mcts:{self.budget.spelling()}"
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.kernel = kernel  # None: search in the game's kernel when it has one (see choose)
+        self.native = native
         self.report: SearchReport | None = None
-        self.tree: Node | KernelNode | None = None  # the last search's tree, to look at
+        # The last search's tree (its root), to look at.
+        self.tree: Node | KernelNode | NativeNode | None = None
 
     def choose(self, state: State) -> Move:
         """The move to play. When the game has a kernel (and no chance or pie swap) the tree
@@ -338,6 +350,8 @@ class MCTSAgent:
             self.report = SearchReport(0, self.budget.elapsed(), 0.5)
             return moves[0]
         kernel = search_kernel(game, self.kernel)
+        if kernel is not None and self.native:
+            return self._choose_native(kernel, state)
         if kernel is not None:
             return self._choose_in(kernel, state)
         root = self.tree = Node(state, -1, None, None, self.rng)
@@ -350,7 +364,7 @@ class MCTSAgent:
         self._report(i, best)
         return best.move
 
-    def _report(self, i: int, best: Node | KernelNode) -> None:
+    def _report(self, i: int, best: Node | KernelNode | NativeNode) -> None:
         expected = best.proven[best.seat] if best.proven else best.reward / best.visits
         self.report = SearchReport(i, self.budget.elapsed(), expected, best.visits,
                                    proven=bool(best.proven))
@@ -363,6 +377,38 @@ class MCTSAgent:
         while root.proven is None and not self.budget.spent(i):
             self._iterate_in(kernel, root)
             i += 1
+        best = self._best(root)
+        self._report(i, best)
+        return action_space(state.game).decode(state, best.action)
+
+    def _choose_native(self, kernel: Kernel, state: State) -> Move:
+        """The search in the kernel's native code, in batches of iterations: one batch for an
+        iteration budget alone (the same seed, the same search), batches of about
+        BATCH_SECONDS with a time budget, the clock read between them. The search is
+        compiled (or loaded from numba's cache) before the clock starts."""
+        from interpreter.actions import action_space
+        from interpreter.kernel.search import UNPROVEN, NativeNode, NativeTree
+
+        NativeTree.compile(kernel)
+        budget = self.budget
+        budget.begin()
+        limit = budget.iterations
+        timed = budget.seconds is not None
+        nodes = 1 << 14 if timed or limit is None else min(limit + 1, 1 << 22)
+        tree = NativeTree(kernel, kernel.encode(state), nodes)
+        root = self.tree = NativeNode(tree, 0)
+        seed = self.rng.getrandbits(32)
+        i = 0
+        batch = 8
+        while tree.proven[0] == UNPROVEN and not budget.spent(i):
+            n = batch if limit is None else min(batch, limit - i) if timed else limit - i
+            i += tree.run(n, seed, self.exploration)
+            seed = -1
+            if timed:  # the next batch: about BATCH_SECONDS, or what is left if less
+                assert budget.seconds is not None
+                elapsed = budget.elapsed()
+                left = min(self.BATCH_SECONDS, budget.seconds - elapsed)
+                batch = max(1, min(4 * batch, int(i / max(elapsed, 1e-6) * left)))
         best = self._best(root)
         self._report(i, best)
         return action_space(state.game).decode(state, best.action)

@@ -18,6 +18,7 @@ from interpreter.agents import Agent, KernelNode, MCTSAgent, RandomAgent
 from interpreter.analyze import GameTask, Report, Turns, analyze, game_seed, run_local
 from interpreter.game import Game
 from interpreter.kernel import available, kernel_for, why_interpreted
+from interpreter.kernel.search import NativeNode
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not available(), reason="numba (the kernels extra) is not "
@@ -197,20 +198,23 @@ def test_mcts_in_the_kernel_takes_a_win_and_proves_it() -> None:
     state = g.from_text("O . X\n. O .\nX . .\nmover: X")
     agent = MCTSAgent(5000, seed=1, kernel=True)
     assert str(agent.choose(state)) == "c1"
-    assert isinstance(agent.tree, KernelNode)
+    assert isinstance(agent.tree, NativeNode)
     assert agent.report is not None and agent.report.expected == 1.0
     assert agent.report.iterations < 5000
     one = MCTSAgent(300, seed=4, kernel=True).choose(g.initial_state())
     assert one == MCTSAgent(300, seed=4, kernel=True).choose(g.initial_state())  # seeded
 
 
-def test_mcts_in_the_kernel_credits_each_decision_to_its_mover() -> None:
+@pytest.mark.parametrize("native", [True, False])
+def test_mcts_in_the_kernel_credits_each_decision_to_its_mover(native: bool) -> None:
+    """The native tree (its nodes' states replayed from the root) and the Python tree of
+    kernel states alike."""
     g = parse_game(TWO_STONES, "two-stones.game")
     if kernel_for(g) is None:
         pytest.skip(f"no kernel: {why_interpreted(g)}")
-    agent = MCTSAgent(300, seed=2, kernel=True)
+    agent = MCTSAgent(300, seed=2, kernel=True, native=native)
     agent.choose(g.initial_state())
-    assert isinstance(agent.tree, KernelNode)
+    assert isinstance(agent.tree, NativeNode if native else KernelNode)
     kernel = kernel_for(g)
     assert kernel is not None
     stack = [agent.tree]

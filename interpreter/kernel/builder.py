@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
+from interpreter.kernel.search import SEARCH_DRIVER
 from stdlib.lowering import (
     LOWERINGS,
     Alternatives,
@@ -440,7 +441,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     judge.append("    return")
     lines += code
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
-              DRIVER_TAIL]
+              DRIVER_TAIL, SEARCH_DRIVER]
     source = "\n\n\n".join(lines) + "\n"
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
