@@ -1186,3 +1186,99 @@ def {{name}}(st, T, mover, to, frm):
     {bound} = saved
     return found
 """) + "(st, T, mover, to, frm)"
+
+
+# Links: (link ...) lowers to a pair, the relation's function `(st, T, s, out) -> n` (see
+# stdlib/geometry.py) and the condition's `(st, T, mover, to, frm) -> bool` (None: none),
+# judged with From the site a link leads from and To each related site.
+
+@lowers("link")
+def lower_link(k: Lower, node: Form, args: tuple[Node, ...]) -> tuple[str, str | None]:
+    """(link relation [if:]): the relation's function and the condition's."""
+    given = keywords(node, {"if"}, k)
+    relation = k.lower(args[0], "Relation")
+    if "if" not in given:
+        return relation, None
+    return relation, k.function("link_allows", f"""
+def {{name}}(st, T, mover, to, frm):
+    return {k.lower(given["if"], "Boolean")}
+""")
+
+
+def _lower_links(k: Lower, node: Form, links: Sequence[Node]) -> str:
+    """Source lines, indented by eight, that push (onto `stack`, marking `seen`) each site
+    one of the links leads to from `s` not yet seen, for role `m`; the buffer `out` holds the
+    related sites."""
+    lines = []
+    for link in links:
+        if not (isinstance(link, Form) and link.head == "link"):
+            k.refuse(node, f"no kernel lowering of ({node.head} ...) with these links")
+        relation, allows = k.lower(link, "Link")
+        test = "" if allows is None else f" and {allows}(st, T, m, t, s)"
+        lines.append(f"""        for i in range({relation}(st, T, s, out)):
+            t = out[i]
+            if not seen[t]{test}:
+                seen[t] = True
+                stack[top] = t
+                top += 1
+""")
+    return "".join(lines)
+
+
+@lowers("reachable")
+def lower_reachable(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(reachable {links} from: to: [for:]): a search from the from: sites along the links
+    (judged, like the regions, for the for: role) until a to: site is met."""
+    from dsl.ast import ListNode
+
+    given = keywords(node, {"from", "to", "for"}, k)
+    links = args[0].items if isinstance(args[0], ListNode) else args
+    role = k.lower(given["for"], "Role") if "for" in given else "mover"
+    start = k.lower(given["from"], "Region")
+    goal = k.lower(given["to"], "Region")
+    push = _lower_links(k, node, links)
+    return k.function("reachable", f"""
+def {{name}}(st, T, mover, to, frm):
+    m = {role}
+    buf = np.empty(N, np.int32)
+    goal = np.zeros(N, np.bool_)
+    for i in range({goal}(st, T, m, to, frm, buf)):
+        goal[buf[i]] = True
+    seen = np.zeros(N, np.bool_)
+    stack = np.empty(2 * N, np.int32)
+    top = 0
+    for i in range({start}(st, T, m, to, frm, buf)):
+        seen[buf[i]] = True
+        stack[top] = buf[i]
+        top += 1
+    out = np.empty(N, np.int32)
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        if goal[s]:
+            return True
+{push}    return False
+""") + "(st, T, mover, to, frm)"
+
+
+@lowers("has-link")
+def lower_has_link(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(has-link site links...): one of the links leads from the site to another."""
+    keywords(node, set(), k)
+    site = k.lower(args[0], "Site")
+    tests = []
+    for link in args[1:]:
+        relation, allows = k.lower(link, "Link")
+        ok = "True" if allows is None else f"{allows}(st, T, mover, out[i], s)"
+        tests.append(f"""    for i in range({relation}(st, T, s, out)):
+        if {ok}:
+            return True
+""")
+    return k.function("has_link", f"""
+def {{name}}(st, T, mover, to, frm):
+    s = {site}
+    if s < 0:
+        return False
+    out = np.empty(N, np.int32)
+{"".join(tests)}    return False
+""") + "(st, T, mover, to, frm)"

@@ -527,3 +527,80 @@ def lower_centre_distance(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     table = k.table("centre distance", [round(4 * ((x - cx) ** 2 + (y - cy) ** 2))
                                         for x, y in xy])
     return f"{table}[{k.lower(args[0], 'Site')}]"
+
+
+# Relations (sight, neighbours) lower to a function `(st, T, s, out) -> n` writing the sites
+# related to s at out[0:n], as the interpreter's relation gives them (for (link ...)).
+
+def _relation_dirs(k: Lower, node: Form, args: tuple[Node, ...]) -> tuple[str, ...]:
+    """A relation's directions (Adjacent by default), made absolute."""
+    direction = args[0] if args else None
+    if direction is not None and not isinstance(direction, Const):
+        k.refuse(node, f"no kernel lowering of ({node.head}) with these directions")
+    return tuple(k.env.absolute_dirs(direction.name if direction is not None else "Adjacent"))
+
+
+@lowers("sight")
+def lower_sight(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sight [directions] [gap:] [max-gap:]): along each line longer than gap, when its first
+    gap sites are empty, the sites beyond up to max-gap + 1 away, to the first occupied one
+    (with it)."""
+    given = keywords(node, {"gap", "max-gap"}, k)
+    bounds = []
+    for name in ("gap", "max-gap"):
+        value = given.get(name)
+        if value is not None and not isinstance(value, Int):
+            k.refuse(node, f"no kernel lowering of (sight) with a computed {name}:")
+        bounds.append(value.value if isinstance(value, Int) else None)
+    gap, max_gap = bounds[0] or 0, bounds[1]
+    env = k.env
+    dirs = _relation_dirs(k, node, args)
+    rays = [[env.topology.rays[d][s] for d in dirs] for s in range(env.topology.size)]
+    width = max(gap + 1, max((len(r) for per in rays for r in per), default=0))
+    reach = width if max_gap is None else min(width, max_gap + 1)
+    table = k.table("sight rays", [[list(r) + [-1] * (width - len(r)) for r in per]
+                                   or [[-1] * width] for per in rays])
+    return k.function("sight", f"""
+def {{name}}(st, T, s, out):
+    c = 0
+    for d in range({len(dirs)}):
+        if {table}[s, d, {gap}] == -1:
+            continue
+        clear = True
+        for j in range({gap}):
+            if st[{table}[s, d, j]] != 0:
+                clear = False
+                break
+        if not clear:
+            continue
+        for j in range({gap}, {reach}):
+            t = {table}[s, d, j]
+            if t == -1:
+                break
+            out[c] = t
+            c += 1
+            if st[t] != 0:
+                break
+    return c
+""")
+
+
+@lowers("neighbours")
+def lower_neighbours(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(neighbours [directions]): the site's neighbours in the directions, from a table."""
+    from stdlib.lowering import padded
+
+    keywords(node, set(), k)
+    rows = padded(k.env.topology.neighbours(_relation_dirs(k, node, args)))
+    table = k.table("neighbours", rows)
+    return k.function("neighbours", f"""
+def {{name}}(st, T, s, out):
+    c = 0
+    for j in range({len(rows[0])}):
+        t = {table}[s, j]
+        if t == -1:
+            break
+        out[c] = t
+        c += 1
+    return c
+""")
