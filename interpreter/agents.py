@@ -394,7 +394,7 @@ class MCTSAgent:
         budget.begin()
         limit = budget.iterations
         timed = budget.seconds is not None
-        nodes = 1 << 14 if timed or limit is None else min(limit + 1, 1 << 22)
+        nodes = 1 << 14 if timed or limit is None else min(limit + 1, 1 << 20)
         tree = NativeTree(kernel, kernel.encode(state), nodes)
         root = self.tree = NativeNode(tree, 0)
         seed = self.rng.getrandbits(32)

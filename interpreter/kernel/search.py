@@ -257,8 +257,8 @@ class NativeTree:
         done = 0
         while True:
             ran = int(self.kernel.module.search(
-                self.kernel.tables, self.root, seed, iterations - done, exploration, self.bound,
-                self.meta, self.parent, self.action, self.tag, self.seat, self.mover,
+                self.kernel.tables, self.root, seed, iterations - done, float(exploration),
+                self.bound, self.meta, self.parent, self.action, self.tag, self.seat, self.mover,
                 self.visits, self.value, self.proven, self.first, self.last, self.sibling,
                 self.pool_at, self.pool_left, self.pool_act, self.pool_tag))
             seed = -1
