@@ -317,7 +317,7 @@ class KernelLine:
     is replayed when asked. It pickles as the game's key and the actions, replayed in the
     kernel."""
 
-    __slots__ = ("path", "options", "episode", "_entry")
+    __slots__ = ("path", "options", "entry", "episode")
 
     def __init__(self, path: str, options: str, actions: list[int],
                  entry: Compiled | None = None) -> None:
@@ -325,16 +325,10 @@ class KernelLine:
 
         self.path = path
         self.options = options
-        self._entry = entry
+        self.entry = entry or _entry_of({"path": path, "options": options})
         self.episode: Episode = Episode(self.entry.kernel, self.entry.max_length)
         for action in actions:
             self.episode.apply(action)
-
-    @property
-    def entry(self) -> Compiled:
-        if self._entry is None:
-            self._entry = _entry_of({"path": self.path, "options": self.options})
-        return self._entry
 
     @property
     def actions(self) -> list[int]:
@@ -362,7 +356,7 @@ class KernelLine:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> KernelLine:
         line = KernelLine.__new__(KernelLine)
-        line.path, line.options, line._entry = self.path, self.options, self._entry
+        line.path, line.options, line.entry = self.path, self.options, self.entry
         line.episode = self.episode.copy()
         return line
 
