@@ -399,7 +399,7 @@ class MCTSAgent:
         root = self.tree = NativeNode(tree, 0)
         seed = self.rng.getrandbits(32)
         i = 0
-        batch = 8
+        batch = 1  # (then up to 4 times the last, as the rate allows)
         while tree.proven[0] == UNPROVEN and not budget.spent(i):
             n = batch if limit is None else min(batch, limit - i) if timed else limit - i
             i += tree.run(n, seed, self.exploration)
