@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from dsl.ast import Form, Int, Node
+from stdlib.lowering import Generator, Lower, keywords, lowers
 from stdlib.moves import AnyAttacks, LeapAttacks, Reach, kinds_named, leaps
 from stdlib.parts import mark
 from stdlib.registry import ludeme
@@ -95,3 +97,78 @@ def sites_along(env: Env, region: Region, directions: list[Direction]) -> Region
         return found
     return along
 
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("leap-ahead")
+def lower_leap_ahead(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
+    """(leap-ahead across up [to:] [of:]): to each site the mover's forward leap reaches (a
+    table by role), whatever lies between, holding to:."""
+    from stdlib.moves import _cell, _lower_origins, _make_piece_move
+
+    given = keywords(node, {"to", "of"}, k)
+    if not (len(args) == 2 and all(isinstance(a, Int) for a in args)):
+        k.refuse(node, "no kernel lowering of (leap-ahead) with computed distances")
+    env = k.env
+    if any(f is None for f in env.forward):
+        k.refuse(node, "no kernel lowering of (leap-ahead) without forward: directions")
+    targets = forward_leaps(env, args[0].value, args[1].value)  # type: ignore[attr-defined]
+    width = max(1, max(len(t) for per_role in targets for t in per_role))
+    size = env.topology.size
+    steps = k.table("leaps by role", [[[t[d] if d < len(t) else -1 for t in per_role]
+                                       for d in range(width)] for per_role in targets])
+    target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
+    loop = _lower_origins(k, node, given, steps, width)
+    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    start = k.action_start("move", node)
+    generate = k.function("leap_ahead", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            if t == -1 or {open_}[t] == 0:
+                continue
+            x = st[t]
+            if {target}:
+                acts[n] = {start} + s * N + t
+                tags[n] = tag
+                n += 1
+    return n
+""")
+    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+
+
+@lowers("sites Along")
+def lower_sites_along(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Along region directions): the region's sites and those in a straight line from
+    them in the directions, in site order."""
+    from dsl.ast import Const, ListNode
+    from stdlib.lowering import padded
+
+    keywords(node, set(), k)
+    env = k.env
+    given = args[1]
+    names = given.items if isinstance(given, ListNode) else (given,)
+    if not all(isinstance(d, Const) for d in names):
+        k.refuse(node, "no kernel lowering of (sites Along) with these directions")
+    dirs: list[str] = []
+    for d in names:
+        dirs.extend(env.absolute_dirs(d.name))  # type: ignore[attr-defined]
+    rays = [env.topology.rays[d] for d in dirs if d in env.topology.rays]
+    lines = k.table("lines along", padded([sorted({s, *(t for ray in rays for t in ray[s])})
+                                           for s in range(env.topology.size)]))
+    region = k.lower(args[0], "Region")
+    return k.function("sites_along", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    inner = np.empty(N, np.int32)
+    found = np.zeros(N, np.bool_)
+    for i in range({region}(st, T, mover, to, frm, inner)):
+        j = 0
+        while {lines}[inner[i], j] != -1:
+            found[{lines}[inner[i], j]] = True
+            j += 1
+    c = 0
+    for s in range(N):
+        if found[s]:
+            buf[c] = s
+            c += 1
+    return c
+""")

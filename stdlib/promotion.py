@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from dsl.ast import Form, Node, Str
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
 from stdlib.moves import PROMOTION_PREFIX, Reach, kind_value
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -147,3 +149,100 @@ def sites_stranded(env: Env, piece: str, *, by: Moves) -> Region:
         return per_role[ctx.mover]
     return region
 
+
+
+# Kernel lowerings (stdlib/lowering.py) ---------------------------------------------------------
+
+@lowers("may-promote")
+def lower_may_promote(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator | Alternatives:
+    """(may-promote moves to: in:): each moving generator of the moves, and beside each move
+    starting or ending in the region (listed once per listing) the same move
+    promoting the piece, numbered in the promoted kind's block; the plain move left out
+    where the piece would be stranded (a table by board value and site, asked of the moves
+    as the interpreter asks them)."""
+    given = keywords(node, {"to", "in"}, k)
+    env = k.env
+    kind = given["to"]
+    if not isinstance(kind, Str):
+        k.refuse(node, "no kernel lowering of (may-promote) with a computed kind")
+    values = [kind_value(env, r, kind.value) for r in range(len(env.roles))]
+    if any(v is None for v in values):
+        k.refuse(node, "no kernel lowering of (may-promote) where a role has no such kind")
+    letter = env.pieces[values[0] - 1].symbol.upper()  # type: ignore[operator]
+    promo_start = k.action_start(f"{PROMOTION_PREFIX}{letter}", node)
+    move_start = k.action_start("move", node)
+    size = env.topology.size
+    stranded = Stranded(env, k.compiled(args[0]))
+    zone = k.lower(given["in"], "Region")
+    value_table = k.table("promoted values", values)
+    # Only the pieces these moves move are asked about (of each value, on each site).
+    stuck = k.table("stranded", [[int(env.owner[v] >= 0 and stranded(v, s))
+                                  for s in range(size)] for v in range(len(env.owner))])
+
+    def wrap(moves: Generator | Alternatives) -> Generator | Alternatives:
+        if isinstance(moves, Alternatives):
+            return Alternatives([wrap(p) for p in moves.parts], moves.ordered)
+        if not isinstance(moves, Generator) or moves.kinds != {"move"}:
+            k.refuse(node, "no kernel lowering of (may-promote) over moves other than a "
+                     "piece's")
+        generate = k.function("may_promote", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    m = {moves.generate}(st, T, mover, acts, tags, n, tag)
+    if m == n:
+        return m
+    buf = np.empty(N, np.int32)
+    inside = np.zeros(N, np.bool_)
+    for i in range({zone}(st, T, mover, -1, -1, buf)):
+        inside[buf[i]] = True
+    end = m
+    for i in range(n, m):
+        a = acts[i] - {move_start}
+        s = a // N
+        t = a % N
+        if not inside[s] and not inside[t]:
+            continue
+        if {stuck}[st[s], t] == 1:
+            acts[i] = {promo_start} + a
+        else:
+            acts[end] = {promo_start} + a
+            tags[end] = tag
+            end += 1
+    return end
+""")
+        make = k.function("make_may_promote", f"""
+def {{name}}(st, T, mover, act):
+    if {move_start} <= act < {move_start} + N * N:
+        {moves.make}(st, T, mover, act)
+        return
+    a = act - {promo_start}
+    {moves.make}(st, T, mover, {move_start} + a)
+    change(st, a % N, {value_table}[mover])
+""")
+        return Generator(generate, make, moves.kinds | {f"{PROMOTION_PREFIX}{letter}"},
+                         moves.passes)
+    return wrap(k.lower(args[0], "Moves"))
+
+
+@lowers("sites Stranded")
+def lower_sites_stranded(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
+    """(sites Stranded piece by:): the sites where the mover's piece of that kind could never
+    move again by the by: moves (a table by mover, asked of the moves at build time)."""
+    from stdlib.lowering import padded
+
+    given = keywords(node, {"by"}, k)
+    if not isinstance(args[0], Str):
+        k.refuse(node, "no kernel lowering of (sites Stranded) with a computed kind")
+    env = k.env
+    stranded = Stranded(env, k.compiled(given["by"]))
+    values = [kind_value(env, r, args[0].value) for r in range(len(env.roles))]
+    rows = [[s for s in range(env.topology.size) if v is not None and stranded(v, s)]
+            for v in values]
+    table = k.table("stranded sites", padded(rows))
+    return k.function("sites_stranded", f"""
+def {{name}}(st, T, mover, to, frm, buf):
+    c = 0
+    while {table}[mover, c] != -1:
+        buf[c] = {table}[mover, c]
+        c += 1
+    return c
+""")

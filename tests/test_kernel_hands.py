@@ -307,3 +307,63 @@ def test_thruways_options_replay_as_the_interpreter_plays_them(options) -> None:
     game = load_game(THRUWAY, **options)
     kernel = _kernel(game)
     assert [d for s in range(40) if (d := first_difference(game, kernel, s))] == []
+
+
+# Shogi: hands by kind with drops restricted by rules of the game file (no pawn on a column
+# holding the player's unpromoted pawn, none where a piece could never move), promotion a
+# player may choose in the zone (forced where the piece would be stranded), and captured
+# pieces to the captor's hand unpromoted. The game file's rule against a pawn drop that mates
+# asks, in a move's condition, for the moves of the position after it: the kernel refuses
+# such recursion, so these tests play the rules without it.
+NO_DROP_MATE = (' of:{"Pawn"}\n' + ' ' * 22 + 'unless:(and ("Check" Next Mover) (stuck Next)))',
+                ' of:{"Pawn"})')
+SHOGI = """
+. . . . k . . . .
+. . . . . . . . .
+. . P . . . . . .
+. . . . . . P . .
+. . . . . . . . .
+. . . . t . . . .
+. . . . P . . . .
+. . . . . . . . .
+. . . . K . . . .
+mover: Black
+in hand Black: P1 N1
+"""
+
+
+def test_shogis_pawn_drop_mate_keeps_it_interpreted() -> None:
+    why = why_interpreted(load_game(str(ROOT / "games/shogi.game")))
+    assert why is not None and "rules that call themselves" in why
+
+
+@pytest.fixture(scope="module")
+def shogi():
+    text = (ROOT / "games/shogi.game").read_text()
+    assert NO_DROP_MATE[0] in text
+    game = parse_game(text.replace(*NO_DROP_MATE), "shogi-without-drop-mate.game")
+    return game, _kernel(game)
+
+
+def test_shogi_drops_promotions_and_captures_to_hand(shogi) -> None:
+    game, kernel = shogi
+    state = game.from_text(SHOGI)
+    st = kernel.encode(state)
+    _same(game, kernel, state, st)
+    moves = {game.actions.notation(a) for a in kernel.legal_actions(st)}
+    assert "P*e5" not in moves and "P*a9" not in moves and "P*a5" in moves  # nifu, stranded
+    assert "N*a8" not in moves and "N*a7" in moves  # a knight needs two rows ahead
+    assert {"g6-g7", "g6-g7=T"} <= moves  # into the zone: the player chooses
+    assert "c7-c8=T" in moves and "c7-c8" in moves
+    state = _play(game, kernel, state, st, "e3-e4")  # takes a tokin: a pawn in hand
+    assert kernel.held(st)[0][game.env.hand_kinds.names.index("Pawn")] == 2
+    state = _play(game, kernel, state, st, "e9-d9", "c7-c8", "d9-e9")
+    moves = {game.actions.notation(a) for a in kernel.legal_actions(st)}
+    assert "c8-c9=T" in moves and "c8-c9" not in moves  # a pawn on the last row: promoted
+
+
+def test_shogi_replays_as_the_interpreter_plays_it(shogi) -> None:
+    from interpreter.kernel.differential import first_difference
+
+    game, kernel = shogi
+    assert [d for s in range(12) if (d := first_difference(game, kernel, s, 150))] == []

@@ -443,6 +443,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
               DRIVER_TAIL, SEARCH_DRIVER]
     source = "\n\n\n".join(lines) + "\n"
+    _refuse_cycles(b, game, source)
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])
@@ -719,6 +720,33 @@ def _advance(d: Decision, phase: Phase) -> str:
             f"    return some_{d.phase}_{d.index}(st, T, mover, buf[:MAX_MOVES], "
             "buf[MAX_MOVES:])"])
     return source
+
+
+def _refuse_cycles(b: Builder, game: Game, source: str) -> None:
+    """Refuse a kernel whose functions call themselves through others (a move's filter that
+    asks whether a player can move, whose moves have that filter): numba loads such mutual
+    recursion badly from its cache (a segfault). A function calling itself directly (as
+    max-dice's search) compiles and loads."""
+    bodies = re.split(r"^def ", source, flags=re.M)[1:]
+    calls: dict[str, set[str]] = {}
+    for body in bodies:
+        name = body[:body.index("(")]
+        calls[name] = set(re.findall(r"\b(\w+)\(", body[len(name):])) - {name}
+    state: dict[str, int] = {}  # 1: being searched, 2: done
+
+    def cyclic(name: str) -> bool:
+        state[name] = 1
+        for callee in calls[name]:
+            if callee in calls and (state.get(callee) == 1
+                                    or (callee not in state and cyclic(callee))):
+                return True
+        state[name] = 2
+        return False
+
+    for name in calls:
+        if name not in state and cyclic(name):
+            b.refuse(game.expansion.game, "no kernel for rules that call themselves (a "
+                     "move's condition asks for the moves of a position) yet")
 
 
 def _hands(game: Game) -> list[str]:
