@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interpreter import load_game
+from interpreter import load_game, parse_game
 from interpreter.agents import MCTSAgent
 from interpreter.game import Game, State
 from interpreter.kernel import available, kernel_for, why_interpreted
@@ -123,3 +123,24 @@ def test_a_time_budget_is_kept_between_batches() -> None:
     report = agent.report
     assert report is not None and report.iterations > 1
     assert 0.3 <= report.seconds < 0.3 + 0.25
+
+
+NEVER_ENDS = """(game "Never Ends"
+  (players {(player "X") (player "O")})
+  (board (square 2))
+  (play (place (sites Empty)))
+  (end (if (line 5) (win Mover))))
+"""
+
+
+def test_a_position_where_nobody_can_move_is_proven_at_once() -> None:
+    """The board full and no end: the node made by the last placement is proven (no end,
+    half a point each) in the iteration that makes it, as the interpreter's search does."""
+    game = parse_game(NEVER_ENDS, "never.game")
+    kernel = kernel_for(game)
+    assert kernel is not None, why_interpreted(game)
+    tree = NativeTree(kernel, kernel.encode(game.from_text("X O\nX .\nmover: O")))
+    assert tree.run(1, 1, 1.0) == 1
+    assert tree.children(0) == [1]
+    assert tree.proof(1) == [0.5, 0.5] and tree.value[1] == 0.5
+    assert tree.proof(0) is None  # (draws are proven only where the game ends)

@@ -192,6 +192,8 @@ def search(T, root, seed, iterations, c, bound, meta, parent, action, tag, seat,
             while work[H_RESULT] == PLAYING and plies < bound:
                 i = draw(work, T, acts, tags)
                 if i < 0:
+                    if plies == 0:  # the new node: nobody can move there (proven, no end)
+                        proven[node] = PLAYING
                     break
                 apply(work, T, acts[i], tags[i])
                 plies += 1
