@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown_table(["game", *(label for label, _ in WAYS), "native / kernel tree",
                           "native / interpreted", "note"], body))
 
+    if not chosen(DUELS):
+        return 0
     body = []
     for name, options, label in chosen(DUELS):
         game = load(name, options)
