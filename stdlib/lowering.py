@@ -28,6 +28,16 @@ The generated module defines `N` (the
 number of sites), `R` (roles), `OWNER` (a table: board value -> owner role, -1 empty, -2
 neutral) and the header offsets of `interpreter.kernel.layout`.
 
+Hands (layout.hands_width) follow every `change(st, site, value)`: in games with a supply,
+`st[HANDS + role]` counts the role's pieces in hand (-1: not counted; `COUNTS_HANDS` says
+whether any are), and a generator that puts a piece down from the hand lists nothing when
+`short_of(st, value)`; a role with reuse:false gets back no more than a batch of changes puts
+down, the builder clamping after a decision's make and after each automatic step (a step
+whose interpreter counterpart makes several `Turn.change` batches calls
+`hands_close(st)` and `hands_open(st)` between them). With hands by kind, a piece of
+another role taken off goes to the mover's hand by itself; a drop takes one out with
+`hold(st, role, kind, -1)` (counts at `HELD + role * HELD_KINDS + kind`, hashed).
+
 The interpreter stays the reference semantics: a lowering must do exactly what the ludeme's
 closure does, and tests/test_kernels.py plays thousands of games both ways to check it.
 """
