@@ -643,7 +643,8 @@ def _draw(phases: list[Phase]) -> str:
     """`draw(st, T, acts, tags) -> i`: a legal move drawn at random, at acts[i] and tags[i]
     (-1: there is none) — each listed move as likely as the rest, a chance outcome with its
     probability (as `choose` draws from the listing); the decisions whose moves steps after
-    them may refuse draw without judging every move (draw_P_I)."""
+    them may refuse draw without judging every move (draw_P_I). DRAWS: does any (where none
+    does, the random games list and choose inline, saving a call per move)."""
     refusing = [(p, step.index) for p, phase in enumerate(phases) for step in phase.steps
                 if isinstance(step, Decision) and step.refusing]
     lines = ["@njit(cache=True)", "def draw(st, T, acts, tags):"]
@@ -655,7 +656,7 @@ def _draw(phases: list[Phase]) -> str:
                       f"            return draw_{p}_{i}(st, T, mover, acts, tags, "
                       "st[H_PIE_OPEN] == 1 and step == 0)"]
     lines += ["    n = legal(st, T, acts, tags)", "    if n == 0:", "        return -1",
-              "    return choose(st, n)"]
+              "    return choose(st, n)", "", "", f"DRAWS = {bool(refusing)}"]
     return "\n".join(lines)
 
 
@@ -1007,7 +1008,11 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
         copy_into(st, start, st.shape[0])
         plies = 0
         while st[H_RESULT] == PLAYING and plies < bound:
-            i = draw(st, T, acts, tags)
+            if DRAWS:
+                i = draw(st, T, acts, tags)
+            else:  # (draw's own lines: a call less)
+                n = legal(st, T, acts, tags)
+                i = choose(st, n) if n > 0 else -1
             if i < 0:
                 break
             apply(st, T, acts[i], tags[i])
@@ -1089,7 +1094,11 @@ def playout_actions(T, start, seed, bound, record):
     np.random.seed(seed)
     plies = 0
     while st[H_RESULT] == PLAYING and plies < bound:
-        i = draw(st, T, acts, tags)
+        if DRAWS:
+            i = draw(st, T, acts, tags)
+        else:  # (draw's own lines: a call less)
+            n = legal(st, T, acts, tags)
+            i = choose(st, n) if n > 0 else -1
         if i < 0:
             break
         record[plies] = acts[i]
