@@ -120,7 +120,8 @@ class Side:
     round, and the lengths of the games it played."""
 
     rates: list[float] = field(default_factory=list)
-    plies: list[float] = field(default_factory=list)  # the mean length, per round
+    # the games' mean length: ours per round, a simulator's once (its lanes' first games)
+    plies: list[float] = field(default_factory=list)
     compiled: float | None = None  # a simulator's seconds to build and jit at this batch
 
     def rate(self) -> float:
