@@ -327,8 +327,10 @@ def _exclusive(parts: list[Sequence[Move]]) -> bool:
     for part in parts:
         if type(part) is Placements:
             placing += 1
-        elif any(len(m.sites) == 1 for m in part):
-            return False
+            continue
+        for m in part:
+            if len(m.sites) == 1:
+                return False
     return placing <= 1
 
 
