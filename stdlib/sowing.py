@@ -468,88 +468,96 @@ def lower_sow(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     region = k.lower(args[0], "Region")
     skip = _mask(k, given.get("skip")).format(mask="skipped")
     relay = _mask(k, given.get("relay")).format(mask="relays")
+    # One int64 scratch array per call, `work`, N sites a part: the skip: and relay: masks
+    # (parts 0 and 1), the counts of the board (2), of the sowing (3), at the cycle search's
+    # last lift (4), the board and changed sites the filters put back (5 and 6), the region
+    # (7). Each array a function takes costs a reference count kept: one is cheapest.
     run = k.function("sow_run", f"""
-def {{name}}(st, T, mover, s, skipped, relays, cnt):
+def {{name}}(st, T, mover, s, work):
     row = {kinds}[st[s]]
     if row < 0:
         return -1
     kind = {piles}[row, 1]
     for u in range(N):
-        cnt[u] = {counts}[st[u]]
+        work[3 * N + u] = work[2 * N + u]
+    over = False
     lifted = s
     t = s
-    seeds = cnt[s]
-    cnt[s] = 0
+    seeds = work[3 * N + s]
+    work[3 * N + s] = 0
     rounds = 0
     power = 1
     lam = 0
     seen_t = -1
-    seen = np.empty(N, np.int64)
     while True:
         idle = 0
         while seeds > 0:
             t = {after}[mover, t]
             if t == -1:
                 return -1
-            if (t == lifted and not {keeps_origin}) or skipped[t] or (
+            if (t == lifted and not {keeps_origin}) or work[t] != 0 or (
                     st[t] != 0 and {base}[st[t]] != kind):
                 idle += 1
                 if idle > N:
                     return -1
                 continue
             idle = 0
-            cnt[t] += 1
+            c = work[3 * N + t] + 1
+            work[3 * N + t] = c
+            if c > {MAX_PILE}:
+                over = True
             seeds -= 1
-        if not relays[t] or cnt[t] <= 1:
+        if work[N + t] == 0 or work[3 * N + t] <= 1:
             break
         rounds += 1
         if t == seen_t:
             same = True
             for u in range(N):
-                if cnt[u] != seen[u]:
+                if work[3 * N + u] != work[4 * N + u]:
                     same = False
                     break
             if same:
                 return -1
         if lam == power:
             seen_t = t
-            copy_into(seen, cnt, N)
+            for u in range(N):
+                work[4 * N + u] = work[3 * N + u]
             power *= 2
             lam = 0
         lam += 1
         if rounds > {MAX_RELAYS}:
             return -1
         lifted = t
-        seeds = cnt[t]
-        cnt[t] = 0
-    for u in range(N):
-        if cnt[u] > {MAX_PILE}:
-            return -1
+        seeds = work[3 * N + t]
+        work[3 * N + t] = 0
+    if over:  # (only a count sown past MAX_PILE may be past it: the board's are not)
+        for u in range(N):
+            if work[3 * N + u] > {MAX_PILE}:
+                return -1
     return t
 """)
     masks = k.function("sow_masks", f"""
 def {{name}}(st, T, mover, buf, skipped, relays):{skip}{relay}
     return
 """)
-    judge = _lower_sow_filters(k, given, counts, piles, kinds)
+    judge = _lower_sow_filters(k, given, piles, kinds)
     start = k.action_start("sow", node)
     generate = k.function("sow", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
     buf = np.empty(N, np.int32)
-    skipped = np.zeros(N, np.bool_)
-    relays = np.zeros(N, np.bool_)
-    {masks}(st, T, mover, buf, skipped, relays)
-    inside = np.zeros(N, np.bool_)
+    work = np.zeros(8 * N, np.int64)
+    {masks}(st, T, mover, buf, work[:N], work[N:2 * N])
     for i in range({region}(st, T, mover, -1, -1, buf)):
-        inside[buf[i]] = True
-    cnt = np.empty(N, np.int64)
+        work[7 * N + buf[i]] = 1
+    for u in range(N):
+        work[2 * N + u] = {counts}[st[u]]
     for s in range(N):
-        if not inside[s] or st[s] == 0:
+        if work[7 * N + s] == 0 or st[s] == 0:
             continue
-        t = {run}(st, T, mover, s, skipped, relays, cnt)
+        t = {run}(st, T, mover, s, work)
         if t < 0:
             continue
-        if {judge}(st, T, mover, s, t, cnt):
+        if {judge}(st, T, mover, s, t, work):
             acts[n] = {start} + s
             tags[n] = tag
             n += 1
@@ -559,27 +567,26 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
 def {{name}}(st, T, mover, act):
     s = act - {start}
     buf = np.empty(N, np.int32)
-    skipped = np.zeros(N, np.bool_)
-    relays = np.zeros(N, np.bool_)
-    {masks}(st, T, mover, buf, skipped, relays)
-    cnt = np.empty(N, np.int64)
-    t = {run}(st, T, mover, s, skipped, relays, cnt)
+    work = np.zeros(5 * N, np.int64)
+    {masks}(st, T, mover, buf, work[:N], work[N:2 * N])
+    for u in range(N):
+        work[2 * N + u] = {counts}[st[u]]
+    t = {run}(st, T, mover, s, work)
     row = {kinds}[st[s]]
     for u in range(N):
-        if u == s or cnt[u] != {counts}[st[u]]:
-            change(st, u, {piles}[row, cnt[u]])
+        if u == s or work[3 * N + u] != work[2 * N + u]:
+            change(st, u, {piles}[row, work[3 * N + u]])
     st[H_TO] = t
     st[H_FROM] = s
 """)
     return Generator(generate, make, frozenset({"sow"}))
 
 
-def _lower_sow_filters(k: Lower, given: dict[str, Node], counts: str, piles: str,
-                       kinds: str) -> str:
-    """`(st, T, mover, s, t, cnt) -> bool`: the sowing from s (its counts cnt, its last site
-    t) passes the if: and unless: filters, judged on the board after it (as stdlib.moves.judge:
-    To the last site, From the site sown from, the sites it changes as the changed sites);
-    the board is put back."""
+def _lower_sow_filters(k: Lower, given: dict[str, Node], piles: str, kinds: str) -> str:
+    """`(st, T, mover, s, t, work) -> bool`: the sowing from s (its counts in work's part 3,
+    the board's in part 2, its last site t) passes the if: and unless: filters, judged on the
+    board after it (as stdlib.moves.judge: To the last site, From the site sown from, the
+    sites it changes as the changed sites); the board is put back from work's parts 5 and 6."""
     tests = []
     if "if" in given:
         tests.append(f"({k.lower(given['if'], 'Boolean')})")
@@ -587,27 +594,29 @@ def _lower_sow_filters(k: Lower, given: dict[str, Node], counts: str, piles: str
         tests.append(f"not ({k.lower(given['unless'], 'Boolean')})")
     if not tests:
         return k.function("sow_unfiltered", """
-def {name}(st, T, mover, s, t, cnt):
+def {name}(st, T, mover, s, t, work):
     return True
 """)
     return k.function("sow_filters", f"""
-def {{name}}(st, T, mover, s, t, cnt):
+def {{name}}(st, T, mover, s, t, work):
     row = {kinds}[st[s]]
-    board = st[:N].copy()
     saved = st[H_NCHANGED]
-    listed = st[CHANGED:CHANGED + N].copy()
+    for u in range(N):
+        work[5 * N + u] = st[u]
+        work[6 * N + u] = st[CHANGED + u]
     m = 0
     for u in range(N):
-        if u == s or cnt[u] != {counts}[board[u]]:
-            st[u] = {piles}[row, cnt[u]]
+        if u == s or work[3 * N + u] != work[2 * N + u]:
+            st[u] = {piles}[row, work[3 * N + u]]
             st[CHANGED + m] = u
             m += 1
     st[H_NCHANGED] = m
     to = t
     frm = s
     ok = {" and ".join(tests)}
-    copy_into(st, board, N)
-    copy_into(st[CHANGED:], listed, N)
+    for u in range(N):
+        st[u] = work[5 * N + u]
+        st[CHANGED + u] = work[6 * N + u]
     st[H_NCHANGED] = saved
     return ok
 """)

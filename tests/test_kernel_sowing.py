@@ -1,7 +1,8 @@
 """Kernels of the sowing family (Kalah, Oware, Ayoayo) against the interpreter, from positions
 that exercise one rule each: a sowing that laps the pit it came from, a capture by the last
 seed, another turn from the store, Oware's grand slam under each option, a pile too big for
-one lap passing over its own house, relay sowing, and a relay that would go round for ever.
+one lap passing over its own house, relay sowing, a relay that would go round for ever, and
+a sowing past the biggest pile.
 Each position is checked move by move (every legal move made both ways, and the boards,
 scores, player to move and result compared); tests/test_kernels.py plays whole games."""
 
@@ -114,6 +115,24 @@ def test_oware_a_big_pile_passes_over_its_house() -> None:
 mover: South""")
     after = state.play("a1")
     assert after.board[game.sites.index("a1")] == 0  # passed over, never sown into
+
+
+def test_a_sowing_past_the_biggest_pile_is_no_move_in_the_kernel() -> None:
+    # a1's seed would make b1's 255 (MAX_PILE) 256, which the interpreter refuses with an
+    # error (so no position of it can be read): the kernel lists no such move. a1's single
+    # seed is put into the encoded state by hand, from a position that has one there.
+    game = _game("games/oware.game")
+    kernel = kernel_for(game)
+    assert kernel is not None
+    st = kernel.encode(game.from_text("""2 . . . . .
+. 255 . . . .
+mover: South"""))
+    one = kernel.encode(game.from_text("""2 . . . . .
+1 1 . . . .
+mover: South"""))
+    a1 = game.sites.index("a1")
+    st[a1] = one[a1]
+    assert [game.actions.notation(a) for a in kernel.legal_actions(st)] == ["b1"]
 
 
 def test_oware_the_opponent_must_be_given_seeds() -> None:
