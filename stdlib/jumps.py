@@ -391,24 +391,10 @@ def lame_leap(env: Env, across: int, up: int, to: CellKind, from_: Region | None
 
 
 def _allows(k: Lower, given: dict[str, Node]) -> str:
-    """Source ` and ...` judging the generator's if: and unless: with the move from s to t
-    made on the board and taken back (judge() in the interpreter); empty without filters."""
-    from stdlib.moves import _left_behind, lower_filters
+    """Source ` and ...` judging the generator's if: and unless: (moves.move_filters)."""
+    from stdlib.moves import move_filters
 
-    judge = lower_filters(k, given)
-    if judge is None:
-        return ""
-    return " and " + k.function("move_allowed", f"""
-def {{name}}(st, T, mover, s, t):
-    v = st[s]
-    x = st[t]
-    st[s] = {_left_behind(k)}[v]
-    st[t] = v
-    ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = x
-    st[s] = v
-    return ok
-""") + "(st, T, mover, s, t)"
+    return move_filters(k, given)
 
 
 def _inside(k: Lower, node: Form, given: dict[str, Node]) -> Inside:

@@ -2248,6 +2248,25 @@ def _left_behind(k: Lower) -> str:
     return k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
 
 
+def move_filters(k: Lower, given: dict[str, Node]) -> str:
+    """Source ` and ...` judging a piece move's if: and unless: with the move from s to t
+    made on the board and taken back (judge() in the interpreter); empty without filters."""
+    judge = lower_filters(k, given)
+    if judge is None:
+        return ""
+    return " and " + k.function("move_allowed", f"""
+def {{name}}(st, T, mover, s, t):
+    v = st[s]
+    x = st[t]
+    st[s] = {_left_behind(k)}[v]
+    st[t] = v
+    ok = {judge}(st, T, mover, t, s, s, t)
+    st[t] = x
+    st[s] = v
+    return ok
+""") + "(st, T, mover, s, t)"
+
+
 def _make_piece_move(k: Lower, start: int) -> str:
     """make: the piece on `from` goes to `to`, leaving behind what it stood on."""
     left = _left_behind(k)
@@ -2294,18 +2313,7 @@ def _lower_straight(k: Lower, node: Form, args: tuple[Node, ...], default_dir: s
                                     for s in range(size)] for r in range(len(env.roles))])
     start = k.action_start("move", node)
     limit = reach if reach is not None else size
-    judge = lower_filters(k, given)
-    admits = "" if judge is None else " and " + k.function("move_allowed", f"""
-def {{name}}(st, T, mover, s, t):
-    v = st[s]
-    x = st[t]
-    st[s] = {_left_behind(k)}[v]
-    st[t] = v
-    ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = x
-    st[s] = v
-    return ok
-""") + "(st, T, mover, s, t)"
+    admits = move_filters(k, given)
     generate = k.function("straight", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
 {loop}            c = 0
@@ -2449,13 +2457,22 @@ def lower_leap(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
         k.refuse(node, "no kernel lowering of (leap) with computed distances")
     env = k.env
     targets = leap_targets(env, args[0].value, args[1].value)  # type: ignore[attr-defined]
-    width = max(1, max(len(t) for t in targets))
-    size = env.topology.size
-    table = [[[t[d] if d < len(t) else -1 for t in targets] for d in range(width)]]
-    steps = k.table("leaps by role", table * len(env.roles))
+    return lower_leaps(k, node, given, [targets] * len(env.roles))
+
+
+def lower_leaps(k: Lower, node: Form, given: dict[str, Node],
+                by_role: Sequence[Sequence[Sequence[int]]]) -> Generator:
+    """A generator of leaps: from each origin (from:, of:) to the sites `by_role[mover][s]`
+    lists, whatever lies between, holding to: (by default empty or an enemy's) — (leap ...)
+    with the same targets for every role, (leap-ahead ...) with each role's forward ones."""
+    width = max(1, max(len(t) for per_role in by_role for t in per_role))
+    steps = k.table("leaps by role", [[[t[d] if d < len(t) else -1 for t in per_role]
+                                       for d in range(width)] for per_role in by_role])
     target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
     loop = _lower_origins(k, node, given, steps, width)
-    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
+    env = k.env
+    open_ = k.table("may hold a piece",
+                    [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
     start = k.action_start("move", node)
     generate = k.function("leap", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
@@ -2686,20 +2703,8 @@ def lower_walk(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
         env.absolute_dirs(by.name if isinstance(by, Const) else "Adjacent"))))
     allowed = k.table("may hold a piece",
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
     start = k.action_start("move", node)
-    judge = lower_filters(k, given)
-    admits = "True" if judge is None else k.function("walk_allowed", f"""
-def {{name}}(st, T, mover, s, t):
-    v = st[s]
-    w = st[t]
-    st[s] = {left}[v]
-    st[t] = v
-    ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = w
-    st[s] = v
-    return ok
-""") + "(st, T, mover, s, t)"
+    admits = "True" + move_filters(k, given)
     generate = k.function("walk", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
     area = np.full(N, -1, np.int32)

@@ -105,7 +105,7 @@ def sites_along(env: Env, region: Region, directions: list[Direction]) -> Region
 def lower_leap_ahead(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(leap-ahead across up [to:] [of:]): to each site the mover's forward leap reaches (a
     table by role), whatever lies between, holding to:."""
-    from stdlib.moves import _cell, _lower_origins, _make_piece_move
+    from stdlib.moves import lower_leaps
 
     given = keywords(node, {"to", "of"}, k)
     if not (len(args) == 2 and all(isinstance(a, Int) for a in args)):
@@ -114,26 +114,7 @@ def lower_leap_ahead(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     if any(f is None for f in env.forward):
         k.refuse(node, "no kernel lowering of (leap-ahead) without forward: directions")
     targets = forward_leaps(env, args[0].value, args[1].value)  # type: ignore[attr-defined]
-    width = max(1, max(len(t) for per_role in targets for t in per_role))
-    size = env.topology.size
-    steps = k.table("leaps by role", [[[t[d] if d < len(t) else -1 for t in per_role]
-                                       for d in range(width)] for per_role in targets])
-    target = _cell(k, node, given.get("to"), "EmptyOrEnemy", "x")
-    loop = _lower_origins(k, node, given, steps, width)
-    open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
-    start = k.action_start("move", node)
-    generate = k.function("leap_ahead", f"""
-def {{name}}(st, T, mover, acts, tags, n, tag):
-{loop}            if t == -1 or {open_}[t] == 0:
-                continue
-            x = st[t]
-            if {target}:
-                acts[n] = {start} + s * N + t
-                tags[n] = tag
-                n += 1
-    return n
-""")
-    return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
+    return lower_leaps(k, node, given, targets)
 
 
 @lowers("sites Along")

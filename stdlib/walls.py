@@ -883,7 +883,7 @@ def lower_walled_line(k: Lower, node: Form, args: tuple[Node, ...], default_dir:
     """(step ... walls:) and (slide ... walls:), as walled_lines: along each direction over
     empty sites to a site holding to:, a held edge of the set (a wall), a piece or a
     special site ending the line; the filters judged with the move made (then taken back)."""
-    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move, lower_filters
+    from stdlib.moves import _cell, _lower_dirs, _lower_origins, _make_piece_move, move_filters
 
     allowed = {"to", "from", "of", "walls", "if", "unless"} | ({"max"} if reach is None
                                                                 else set())
@@ -905,20 +905,8 @@ def lower_walled_line(k: Lower, node: Form, args: tuple[Node, ...], default_dir:
     loop = _lower_origins(k, node, given, steps, width)
     size = env.topology.size
     open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
     start = k.action_start("move", node)
-    judge = lower_filters(k, given)
-    admits = "" if judge is None else " and " + k.function("move_allowed", f"""
-def {{name}}(st, T, mover, s, t):
-    v = st[s]
-    x = st[t]
-    st[s] = {left}[v]
-    st[t] = v
-    ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = x
-    st[s] = v
-    return ok
-""") + "(st, T, mover, s, t)"
+    admits = move_filters(k, given)
     generate = k.function("walled_line", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
 {loop}            here = s
