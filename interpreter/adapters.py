@@ -84,12 +84,17 @@ def is_stuck(state: State) -> bool:
 
 def returns(state: State) -> list[float]:
     """Each player's return at the end of an episode (0 for all while the game goes on)."""
-    n = len(state.game.players)
     result = state.result
-    if result is None or result == DRAW:
-        return [0.0] * n
-    out = [-1.0 / (n - 1) if n > 1 else 0.0] * n
-    out[person(state, result)] = 1.0
+    winner = None if result is None or result == DRAW else person(state, result)
+    return returns_of(len(state.game.players), winner)
+
+
+def returns_of(players: int, winner: int | None) -> list[float]:
+    """The players' returns when player `winner` won (None: nobody, a draw or no end)."""
+    if winner is None:
+        return [0.0] * players
+    out = [-1.0 / (players - 1) if players > 1 else 0.0] * players
+    out[winner] = 1.0
     return out
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from interpreter.adapters import CHANCE, returns_of
 from interpreter.kernel.layout import HEADER
 
 if TYPE_CHECKING:
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from interpreter.game import State
     from interpreter.kernel.kernel import Kernel
 
-CHANCE = -1  # the player to move at a chance position (OpenSpiel's PlayerId.CHANCE)
 _SWAPPED = HEADER.index("H_SWAPPED")
 
 
@@ -99,11 +99,8 @@ class Episode:
         all in a draw and while the game goes on (or when it was cut short or got stuck)."""
         n = self.kernel.game.roles
         winner = self.kernel.result(self.st)
-        if winner is None or not 0 <= winner < n:
-            return [0.0] * n
-        out = [-1.0 / (n - 1) if n > 1 else 0.0] * n
-        out[self.person(winner)] = 1.0
-        return out
+        return returns_of(n, self.person(winner) if winner is not None and 0 <= winner < n
+                          else None)
 
     def apply(self, action: int) -> None:
         """Make the legal action `action` (IllegalMoveError if it is not legal)."""
