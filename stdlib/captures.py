@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from dsl.ast import Form, Node, Str
-from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, left_behind_table, lowers
 from stdlib.moves import kinded, kinds_named
 from stdlib.parts import mark
 from stdlib.registry import ludeme
@@ -290,7 +290,7 @@ def lower_flying_hop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     loop = _lower_origins(k, node, given, steps, width)
     open_ = k.table("may hold a piece",
                     [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     start = k.action_start("move", node)
     generate = k.function("flying_hop", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):

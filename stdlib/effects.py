@@ -10,7 +10,7 @@ from dsl import types as t
 from dsl.ast import Form, Node, Str
 from stdlib.logic import AnyRegion
 from stdlib.lowering import Effect as Lowered
-from stdlib.lowering import Lower, bound_site, keywords, lowers
+from stdlib.lowering import Lower, bound_site, keywords, left_behind_table, lowers
 from stdlib.parts import parts_of
 from stdlib.registry import ludeme
 from stdlib.runtime import Ctx, Env, Move
@@ -201,8 +201,7 @@ def lower_remove(k: Lower, node: Form, args: tuple[Node, ...]) -> Lowered:
     with if:, those where the condition holds, Site bound to each, all judged before any is
     taken."""
     given = keywords(node, {"if"}, k)
-    env = k.env
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     region = k.lower(args[0], "Region")
     if "if" in given:
         return _lower_remove_if(k, given["if"], region, left)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dsl.ast import Form, Int, Node
 from stdlib.logic import cell_test, describe, site_table
-from stdlib.lowering import Generator, Lower, keywords, lowers
+from stdlib.lowering import Generator, Lower, keywords, left_behind_table, lowers
 from stdlib.moves import Origins, Reach, accept
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -388,7 +388,7 @@ def lower_move_by(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
         filters.append(f"({k.lower(given['if'], 'Boolean')})")
     if "unless" in given:
         filters.append(f"not ({k.lower(given['unless'], 'Boolean')})")
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     check = ""
     if filters:  # judged on the board after the move, To and From bound
         check = (f"            was = st[u]\n"

@@ -195,6 +195,14 @@ def keywords(node: Form, allowed: set[str], k: Lower) -> dict[str, Node]:
     return out
 
 
+def left_behind_table(k: Lower) -> str:
+    """The table of what each board value leaves on its site when its piece goes (a piece
+    standing on a terrain leaves the terrain; Env.left_behind), for lowerings that move or
+    take pieces."""
+    env = k.env
+    return k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+
+
 def padded(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     """Rows of sites (neighbours, windows...) as a table of one width for `Lower.table`, each
     row ended, and filled out, by -1."""

@@ -18,7 +18,7 @@ from typing import Any
 from dsl.ast import Const, Form, Int, Keyword, ListNode, Node, Str
 from dsl.errors import GameError
 from stdlib.budget import MAX_GROUPS, Budget
-from stdlib.lowering import Alternatives, Generator, Lower, keywords, lowers
+from stdlib.lowering import Alternatives, Generator, Lower, keywords, left_behind_table, lowers
 from stdlib.movekinds import (
     MOVE,
     SITE,
@@ -2242,12 +2242,6 @@ def _lower_origins(k: Lower, node: Form, given: dict[str, Node], steps: str, wid
             "            continue\n") + pieces
 
 
-def _left_behind(k: Lower) -> str:
-    """The table of what each board value leaves behind when its piece moves away."""
-    env = k.env
-    return k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
-
-
 def move_filters(k: Lower, given: dict[str, Node]) -> str:
     """Source ` and ...` judging a piece move's if: and unless: with the move from s to t
     made on the board and taken back (judge() in the interpreter); empty without filters."""
@@ -2258,7 +2252,7 @@ def move_filters(k: Lower, given: dict[str, Node]) -> str:
 def {{name}}(st, T, mover, s, t):
     v = st[s]
     x = st[t]
-    st[s] = {_left_behind(k)}[v]
+    st[s] = {left_behind_table(k)}[v]
     st[t] = v
     ok = {judge}(st, T, mover, t, s, s, t)
     st[t] = x
@@ -2269,7 +2263,7 @@ def {{name}}(st, T, mover, s, t):
 
 def _make_piece_move(k: Lower, start: int) -> str:
     """make: the piece on `from` goes to `to`, leaving behind what it stood on."""
-    left = _left_behind(k)
+    left = left_behind_table(k)
     return k.function("make_move", f"""
 def {{name}}(st, T, mover, act):
     a = act - {start}
@@ -2378,7 +2372,7 @@ def lower_hop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     loop = _lower_origins(k, node, given, steps, width)
     size = env.topology.size
     open_ = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     start = k.action_start("move", node)
     generate = k.function("hop", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
@@ -2588,7 +2582,7 @@ def lower_take(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     given = keywords(node, {"if", "unless"}, k)
     env = k.env
     start = k.action_start("remove", node)
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     allowed = k.table("may hold a piece",
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
     region = k.lower(args[0], "Region")
@@ -2641,7 +2635,7 @@ def lower_fly(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
                                         for v in range(len(env.owner))])
     allowed = k.table("may hold a piece",
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
-    left = k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))])
+    left = left_behind_table(k)
     start = k.action_start("move", node)
     targets = "    for t in range(N):\n        inside[t] = True\n"
     if args:

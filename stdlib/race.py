@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from dsl.ast import Form, Int, Node, Str
 from stdlib.chance import UseDie
-from stdlib.lowering import Generator, Lower, keywords, lowers
+from stdlib.lowering import Generator, Lower, keywords, left_behind_table, lowers
 from stdlib.moves import kinded
 from stdlib.parts import mark, parts_of
 from stdlib.registry import ludeme
@@ -363,7 +363,7 @@ def _lower_way(k: Lower, node: Form, args: tuple[Node, ...], given: dict[str, No
                 k.table("yards", [list(y) + [-1] * (width - len(y)) for y in yards]),
                 k.table("movable kinds", [1 if v and (kinds is None or v in kinds) else 0
                                           for v in range(len(env.owner))]),
-                k.table("left behind", [env.left_behind(v) for v in range(len(env.owner))]),
+                left_behind_table(k),
                 lower_distinct_dice(k), _rolled_slot(k), k.action_start("move", node))
 
 
