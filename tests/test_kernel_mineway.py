@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_mineway import CUT, NO_DROP, SELF_CUT
 
 from interpreter import load_game
 from interpreter.kernel import available, kernel_for, why_interpreted
@@ -58,41 +59,9 @@ def every_move(text: str, **options: Any) -> dict[str, Any]:
     return out
 
 
-# Gold to move. Silver's only route: d5 -> over d6 -> d7; Gold's drop on d7 cuts it.
-CUT = """\
-   . G . .
-  . . G . .
- . G G S G .
-S G S * G . .
- . G G S G .
-  . . G G .
-   . . . .
-mover: Gold
-"""
-
-# Gold to move; Gold's drop on a7 cuts Gold's own route, and the game goes on.
-SELF_CUT = """\
-   . S . .
-  S . G . .
- . G G S G .
-. . S * G G .
- . G G S G .
-  . G G . .
-   . . . .
-mover: Gold
-"""
-
-# Gold to move; a drop on f5 or e6 takes Silver's last drop.
-NO_DROP = """\
-   . G . S
-  . . G . .
- . G G S G .
-. G S * G . .
- . G G S G .
-  . . G G .
-   . . . .
-mover: Gold
-"""
+# The positions of tests/test_mineway.py: Gold to move. CUT: Gold's drop on d7 cuts Silver's
+# only route; SELF_CUT: Gold's drop on a7 cuts Gold's own, and the game goes on; NO_DROP: a drop
+# on f5 or e6 takes Silver's last drop.
 
 
 def test_a_drop_that_cuts_the_last_route_wins() -> None:
