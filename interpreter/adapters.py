@@ -40,6 +40,7 @@ A plane for a number (in hand, score...) holds the number on every site.
 from __future__ import annotations
 
 import math
+from collections.abc import MutableSequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -227,17 +228,21 @@ class Observer:
                 for s, v in state.before:
                     board[s] = v
             self._pieces(out, self.before_plane, board)
+        self.mark_memories(out, state)
+        return out
+
+    def mark_memories(self, out: MutableSequence[float], state: State) -> None:
+        """Mark on `out` (flat) the planes of what the ludemes of `state` remember."""
         for mem, value, plane in zip(self.game.env.memories, state.memory, self.memory_planes,
                                      strict=True):
             if value is not None:
                 self._memory(out, plane, mem.render(value))
-        return out
 
-    def _fill(self, out: list[float], plane: int, value: float) -> None:
+    def _fill(self, out: MutableSequence[float], plane: int, value: float) -> None:
         n = self.sites
         out[plane * n:(plane + 1) * n] = [value] * n
 
-    def _pieces(self, out: list[float], first: int, board: list[int]) -> None:
+    def _pieces(self, out: MutableSequence[float], first: int, board: list[int]) -> None:
         """Mark the pieces of `board` on the kind planes starting at plane `first`."""
         n = self.sites
         marks = self.marks
@@ -246,7 +251,7 @@ class Observer:
                 for plane, amount in marks[v]:
                     out[(first + plane) * n + s] = amount
 
-    def _memory(self, out: list[float], plane: int, text: str | None) -> None:
+    def _memory(self, out: MutableSequence[float], plane: int, text: str | None) -> None:
         """Mark a remembered restriction written as cells (`c7=A d7=.; ...`): the sites it
         names, and what they held; anything else marks every site of its first plane."""
         if text is None:

@@ -22,33 +22,178 @@ Rewards come only at the end: +1 / -1 / 0 (see `interpreter.adapters.returns`). 
 rules end, and a stuck position (a draw), terminate every agent; reaching `max_length` actions
 truncates them (also a draw). `render()` returns (mode "ansi") or prints (mode "human") the
 position text.
+
+With `env(path, kernel=True, ...)` (the `kernels` extra) the game is played in its kernel
+(interpreter/kernel): the same agents, spaces, masks, observations, rewards, ends and infos as
+above for the same actions and seed, but the legal actions, the player to move, the end, the
+returns and the dice are answered in native code, and the observation is read from the
+kernel's state (interpreter/kernel/observation.py). What only the interpreter knows is
+replayed from the actions when asked (interpreter/kernel/episode.py): `render()`, `position`,
+the message of an illegal action, and the observation's planes of what ludemes remember
+(the game's memories: rights kept from move to move, a move forbidden next), so games with
+memories still replay every action in the interpreter when observed. A game without a kernel (or without numba) is a
+GameError saying why. (A game option named `kernel` cannot be given to `env`: load the game
+with `load_game` and pass it to `LudemeEnv`.)
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from interpreter import load_game
-from interpreter.actions import action_space
+from interpreter.actions import ActionSpace, action_space
 from interpreter.adapters import Observer, is_stuck, max_length, person, player_to_move, returns
+from interpreter.errors import IllegalMoveError
 from interpreter.game import Game, State
+
+if TYPE_CHECKING:
+    from interpreter.kernel.kernel import Kernel
+    from interpreter.kernel.observation import TurnTracker
 
 NAME = "ludeme_v0"
 
 
+class InterpretedPlay:
+    """A game in play in the interpreter: what the environment asks of its position."""
+
+    def __init__(self, game: Game, space: ActionSpace, observer: Observer) -> None:
+        self.game = game
+        self.space = space
+        self.observer = observer
+        self.position: State = game.initial_state()
+
+    def start(self, rng: random.Random) -> None:
+        """Start a new game (and roll its dice, if chance moves first)."""
+        self.position = self._roll(self.game.initial_state(), rng)
+
+    def make(self, action: int, rng: random.Random) -> None:
+        """Make a legal action (IllegalMoveError if it is not), then roll any dice."""
+        self.position = self._roll(self.position.apply_action(action), rng)
+
+    def _roll(self, state: State, rng: random.Random) -> State:
+        """The position after chance's decisions, if it is chance's turn: each outcome drawn
+        with its probability."""
+        while state.is_chance:
+            state = self.game.apply(state, self.game.draw(state, rng))
+        return state
+
+    def player(self) -> int:
+        """The player (person) to move."""
+        return player_to_move(self.position)
+
+    def role(self, player: int) -> int:
+        """The role `player` holds now."""
+        return person(self.position, player)
+
+    def ended(self) -> bool:
+        """Did the rules end the game, or is the player to move stuck?"""
+        return self.position.is_over or is_stuck(self.position)
+
+    def returns(self) -> list[float]:
+        return returns(self.position)
+
+    def legal(self) -> list[int]:
+        return self.space.legal_actions(self.position)
+
+    def tensor(self) -> np.ndarray:
+        """The observation, flat."""
+        return np.array(self.observer.tensor(self.position), dtype=np.float32)
+
+
+class KernelPlay:
+    """A game in play in its kernel, with InterpretedPlay's interface (see the module's
+    documentation)."""
+
+    def __init__(self, kernel: Kernel, observer: Observer, length: int) -> None:
+        from interpreter.kernel.episode import Episode
+        from interpreter.kernel.observation import KernelObserver
+
+        self.kernel = kernel
+        self.length = length
+        self.seen = KernelObserver(observer, kernel)
+        self.episode = Episode(kernel, length)
+        self.tracker: TurnTracker | None = None
+
+    def start(self, rng: random.Random) -> None:
+        from interpreter.kernel.episode import Episode
+        from interpreter.kernel.observation import TurnTracker
+
+        self.episode = Episode(self.kernel, self.length)
+        self.tracker = TurnTracker(self.kernel, self.episode.st) \
+            if self.seen.keeps_before else None
+        self._roll(rng)
+
+    def make(self, action: int, rng: random.Random) -> None:
+        try:
+            self._apply(action)
+        except IllegalMoveError:
+            self.episode.state.apply_action(action)  # the interpreter's message says why
+            raise
+        self._roll(rng)
+
+    def _apply(self, action: int) -> None:
+        self.episode.apply(action)
+        if self.tracker is not None:
+            self.tracker.after(self.episode.st)
+
+    def _roll(self, rng: random.Random) -> None:
+        """Chance's decisions, if it is chance's turn, drawn as Game.draw draws them (one
+        number from `rng` a decision, the outcomes in the rules' order), so that the same
+        seed rolls the same dice as in the interpreter."""
+        kernel, st = self.kernel, self.episode.st
+        while kernel.is_chance(st):
+            outcomes = kernel.chance_outcomes(st)
+            point = rng.random()  # (times the probabilities' total, which is 1)
+            chosen = outcomes[-1][0]
+            for action, probability in outcomes:
+                point -= probability
+                if point < 0:
+                    chosen = action
+                    break
+            self._apply(chosen)
+
+    def player(self) -> int:
+        return self.episode.player()
+
+    def role(self, player: int) -> int:
+        return self.episode.person(player)
+
+    def ended(self) -> bool:
+        return self.kernel.result(self.episode.st) is not None or not self.episode.legal()
+
+    def returns(self) -> list[float]:
+        return self.episode.returns()
+
+    def legal(self) -> list[int]:
+        return self.episode.legal()
+
+    def tensor(self) -> np.ndarray:
+        episode = self.episode
+        return self.seen.tensor(episode.st,
+                                self.tracker.before if self.tracker is not None else (),
+                                lambda: episode.state)
+
+    @property
+    def position(self) -> State:
+        """The interpreter's State of the position (replayed from the actions)."""
+        return self.episode.state
+
+
 class LudemeEnv(AECEnv):  # type: ignore[misc]
-    """A game file as a PettingZoo AEC environment (see the module's documentation)."""
+    """A game file as a PettingZoo AEC environment (see the module's documentation); played
+    in the game's kernel with kernel=True."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": NAME,
                                 "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    def __init__(self, game: Game, render_mode: str | None = None,
+                 kernel: bool = False) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of human, ansi, or None")
@@ -58,6 +203,16 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
         self.space = action_space(game)
         self.observer = Observer(game)
         self.max_length = max_length(game)
+        self.kernel: Kernel | None = None
+        self.play: InterpretedPlay | KernelPlay
+        if kernel:
+            from interpreter.playouts import chosen_kernel
+
+            self.kernel = chosen_kernel(game, True)  # (a GameError says why there is none)
+            assert self.kernel is not None
+            self.play = KernelPlay(self.kernel, self.observer, self.max_length)
+        else:
+            self.play = InterpretedPlay(game, self.space, self.observer)
         self.possible_agents = [f"player_{i}" for i in range(len(game.players))]
         low = np.array([[p.low] * self.observer.sites for p in self.observer.planes],
                        dtype=np.float32)
@@ -71,8 +226,12 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
             }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.space.size)
                               for agent in self.possible_agents}
-        self.position: State = game.initial_state()  # the ludeme State of the game in play
         self.plies = 0
+
+    @property
+    def position(self) -> State:
+        """The ludeme State of the game in play (in a kernel: replayed from the actions)."""
+        return self.play.position
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -85,7 +244,7 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
         and `step`, so an agent is only ever asked for its own moves); `seed` seeds the rolls.
         `options` change nothing."""
         self.rng = random.Random(seed)
-        self.position = self._roll(self.game.initial_state())
+        self.play.start(self.rng)
         self.plies = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -93,19 +252,18 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[player_to_move(self.position)]
+        self.agent_selection = self.possible_agents[self.play.player()]
         self._settle()
 
     def state(self) -> np.ndarray:
         """The global state: the observation tensor (every agent sees the whole position)."""
-        return np.array(self.observer.tensor(self.position),
-                        dtype=np.float32).reshape(self.observer.shape)
+        return self.play.tensor().reshape(self.observer.shape)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observation = self.state()
         mask = np.zeros(self.space.size, dtype=np.int8)
         if agent == self.agent_selection and not self._over():
-            mask[self.space.legal_actions(self.position)] = 1
+            mask[self.play.legal()] = 1
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -115,31 +273,24 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.position = self._roll(self.position.apply_action(int(action)))
+        self.play.make(int(action), self.rng)
         self.plies += 1
-        self.agent_selection = self.possible_agents[player_to_move(self.position)]
+        self.agent_selection = self.possible_agents[self.play.player()]
         self._settle()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _roll(self, state: State) -> State:
-        """The position after chance's decisions, if it is chance's turn: each outcome drawn
-        with its probability."""
-        while state.is_chance:
-            state = self.game.apply(state, self.game.draw(state, self.rng))
-        return state
-
     def _over(self) -> bool:
-        return self.position.is_over or is_stuck(self.position) or self.plies >= self.max_length
+        return self.play.ended() or self.plies >= self.max_length
 
     def _settle(self) -> None:
         """Record the roles in the infos, and the end of the game if it has come."""
         for agent in self.agents:
             self.infos[agent]["role"] = self.game.players[
-                person(self.position, self.possible_agents.index(agent))]
-        if self.position.is_over or is_stuck(self.position):
-            for agent, value in zip(self.possible_agents, returns(self.position), strict=True):
+                self.play.role(self.possible_agents.index(agent))]
+        if self.play.ended():
+            for agent, value in zip(self.possible_agents, self.play.returns(), strict=True):
                 self.rewards[agent] = value
                 self.terminations[agent] = True
         elif self.plies >= self.max_length:
@@ -159,6 +310,8 @@ class LudemeEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def env(path: str | Path, render_mode: str | None = None, **options: object) -> LudemeEnv:
-    """The game file at `path`, with options (e.g. size=7), as a PettingZoo AEC environment."""
-    return LudemeEnv(load_game(path, **options), render_mode=render_mode)
+def env(path: str | Path, render_mode: str | None = None, *, kernel: bool = False,
+        **options: object) -> LudemeEnv:
+    """The game file at `path`, with options (e.g. size=7), as a PettingZoo AEC environment;
+    played in the game's kernel with kernel=True (see the module's documentation)."""
+    return LudemeEnv(load_game(path, **options), render_mode=render_mode, kernel=kernel)

@@ -221,6 +221,19 @@ class Kernel:
         """Is the next decision chance's?"""
         return self.result(st) is None and bool(self.module.is_chance(st))
 
+    def chance_outcomes(self, st: np.ndarray) -> list[tuple[int, float]]:
+        """At a chance decision, its outcomes' actions in the order the rules list them (the
+        order of Game.chance_outcomes), each with its probability as a float (the opening
+        roll's on the first turn, as `chance_pick` draws them); [] elsewhere."""
+        if not self.is_chance(st):
+            return []
+        phase, step = self.turn_step(st)
+        weights = getattr(self.module, f"W_{phase}_{step}")
+        if st[self.sites + _H["H_TURN"]] == 0:
+            weights = getattr(self.module, f"WO_{phase}_{step}", weights)
+        n = self.module.legal(st, self.tables, self._acts, self._tags)
+        return list(zip(self._acts[:n].tolist(), weights.tolist(), strict=True))
+
     def scores(self, st: np.ndarray) -> list[int]:
         at = self.sites + len(HEADER)
         return [int(v) for v in st[at:at + self.game.roles]]

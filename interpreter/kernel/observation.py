@@ -1,0 +1,202 @@
+"""The adapters' observation tensor (`interpreter.adapters.Observer`) read from a kernel state.
+
+The tensor is computed from the kernel's int64 state array — the board, the header (the role
+to move, the phase and decision, passes, the pie), the hands and the state the game's ludemes
+declare (stdlib/statefields.py: scores, turns, decisions without capture, the last sites, the
+dice, the edges, hands by kind) — without an interpreter State. Two parts are not in the
+kernel's state and come from elsewhere:
+
+- the board before the last turn (games that keep a position history): the kernel keeps only
+  hashes of earlier positions, so whoever plays the episode tracks the sites the last turn
+  changed and what they held (`TurnTracker`) and passes them in;
+- what ludemes remember (the game's memories, stdlib.runtime.Memory: rights kept from move
+  to move, a move forbidden next): the kernel keeps these in its lowerings' own encodings,
+  which nothing decodes, so in games that remember something those planes come from the
+  interpreter's State of the same position (passed in as a callable, asked only there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from interpreter.kernel.layout import HEADER
+
+if TYPE_CHECKING:
+    from interpreter.adapters import Observer
+    from interpreter.game import Game, State
+    from interpreter.kernel.kernel import Kernel
+
+_H = {name: i for i, name in enumerate(HEADER)}
+
+Before = tuple[tuple[int, int], ...]  # the sites the last turn changed and what they held
+
+
+class KernelView:
+    """What the declared state fields read of a position (StateField.observe), from a kernel
+    state: the attributes of State they use, nothing else."""
+
+    __slots__ = ("game", "_kernel", "_st")
+
+    def __init__(self, kernel: Kernel, st: np.ndarray) -> None:
+        self.game: Game = kernel.game
+        self._kernel = kernel
+        self._st = st
+
+    def _header(self, name: str) -> int:
+        return int(self._st[self._kernel.sites + _H[name]])
+
+    @property
+    def quiet(self) -> int:
+        return self._header("H_QUIET")
+
+    @property
+    def turn(self) -> int:
+        return self._header("H_TURN")
+
+    @property
+    def last_to(self) -> int:
+        return self._header("H_LAST_TO")
+
+    @property
+    def last_from(self) -> int:
+        return self._header("H_LAST_FROM")
+
+    @property
+    def scores(self) -> list[int]:
+        return self._kernel.scores(self._st)
+
+    @property
+    def dice(self) -> list[int]:
+        return self._kernel.dice(self._st)
+
+    @property
+    def edges(self) -> tuple[int, ...]:
+        return self._kernel.edges(self._st)
+
+    @property
+    def held(self) -> tuple[tuple[int, ...], ...]:
+        return self._kernel.held(self._st)
+
+
+class KernelObserver:
+    """`Observer`'s tensor of kernel states (see the module's documentation)."""
+
+    def __init__(self, observer: Observer, kernel: Kernel) -> None:
+        self.observer = observer
+        self.kernel = kernel
+        game = kernel.game
+        n = self.sites = observer.sites
+        # Per board value, up to two (plane, amount) marks, as arrays indexed by the value.
+        width = max(len(m) for m in observer.marks)
+        self._mark_plane = np.full((len(observer.marks), max(width, 1)), -1, np.int64)
+        self._mark_amount = np.zeros((len(observer.marks), max(width, 1)), np.float32)
+        for v, marks in enumerate(observer.marks):
+            for j, (plane, amount) in enumerate(marks):
+                self._mark_plane[v, j] = plane
+                self._mark_amount[v, j] = amount
+        self._site_index = np.arange(n)
+        self._static = np.array(observer.static, np.float32)
+        # Per phase and step: the decisions of the turn before it (the decision plane).
+        self._decisions = [[sum(1 for d, _ in steps[:i] if d) for i in range(len(steps) + 1)]
+                           for steps in game.turns]
+        self.remembers = bool(game.env.memories)
+        self.keeps_before = observer.before_plane is not None
+
+    def tensor(self, st: np.ndarray, before: Before = (),
+               position: Callable[[], State] | None = None) -> np.ndarray:
+        """The observation of kernel state `st`, flat (float32): `before` the sites the last
+        turn changed and what they held (games with a position history), `position` the
+        interpreter's State of the same position (asked only in games that remember
+        something)."""
+        obs = self.observer
+        n = self.sites
+        h = self.kernel.sites
+        out = np.zeros(obs.size, np.float32)
+        planes = out.reshape(obs.shape)
+        board = st[:n]
+        self._pieces(planes, 0, board)
+        start = obs.kinds * n
+        out[start:start + len(self._static)] = self._static
+        planes[obs.mover_plane + int(st[h + _H["H_TO_MOVE"]])] = 1.0
+        phase, step = int(st[h + _H["H_PHASE"]]), int(st[h + _H["H_STEP"]])
+        if obs.phase_plane is not None:
+            planes[obs.phase_plane + phase] = 1.0
+        if obs.decision_plane is not None:
+            planes[obs.decision_plane] = float(self._decisions[phase][step])
+        if obs.passes_plane is not None:
+            planes[obs.passes_plane] = float(st[h + _H["H_PASSES"]])
+        if obs.pie_plane is not None:
+            planes[obs.pie_plane] = float(st[h + _H["H_PIE_OPEN"]])
+            planes[obs.pie_plane + 1] = float(st[h + _H["H_SWAPPED"]])
+        if obs.hand_planes:
+            hands = self.kernel.hands(st)
+            for role, plane in obs.hand_planes:
+                if hands and hands[role] >= 0:
+                    planes[plane] = float(hands[role])
+        fields = self.kernel.game.env.fields
+        if fields:
+            self._fields(planes, KernelView(self.kernel, st))
+        if obs.before_plane is not None:
+            earlier = board.copy()
+            for s, v in before:
+                earlier[s] = v
+            self._pieces(planes, obs.before_plane, earlier)
+        if self.remembers:
+            assert position is not None, "a game that remembers something needs its State"
+            flat: Any = out  # (a float32 array takes the Observer's slice assignments)
+            obs.mark_memories(flat, position())
+        return out
+
+    def _pieces(self, planes: np.ndarray, first: int, board: np.ndarray) -> None:
+        """Mark the pieces of `board` on the kind planes from plane `first` (as
+        Observer._pieces: a value's marks written in order)."""
+        for j in range(self._mark_plane.shape[1]):
+            plane = self._mark_plane[board, j]
+            where = plane >= 0
+            planes[first + plane[where], self._site_index[where]] = \
+                self._mark_amount[board[where], j]
+
+    def _fields(self, planes: np.ndarray, view: Any) -> None:
+        obs = self.observer
+        for field, first in zip(self.kernel.game.env.fields, obs.field_planes, strict=True):
+            for plane, value in enumerate(field.observe(view), start=first):
+                if isinstance(value, dict):
+                    for site, amount in value.items():
+                        planes[plane, site] = amount
+                elif value:
+                    planes[plane] = value
+
+
+class TurnTracker:
+    """The sites the last completed turn changed and what they held before it (State.before),
+    followed action by action on a kernel state: the board at the start of the turn in
+    progress is kept, and compared with the board when the turn's count goes up."""
+
+    __slots__ = ("kernel", "before", "_start", "_turn")
+
+    def __init__(self, kernel: Kernel, st: np.ndarray) -> None:
+        self.kernel = kernel
+        self.before: Before = ()
+        self._start = st[:kernel.sites].copy()
+        self._turn = int(st[kernel.sites + _H["H_TURN"]])
+
+    def after(self, st: np.ndarray) -> None:
+        """Follow an action just made on `st`."""
+        n = self.kernel.sites
+        turn = int(st[n + _H["H_TURN"]])
+        if turn == self._turn:
+            return
+        board = st[:n]
+        changed = np.flatnonzero(board != self._start)
+        self.before = tuple(zip(changed.tolist(), self._start[changed].tolist(), strict=True))
+        self._start = board.copy()
+        self._turn = turn
+
+    def copy(self) -> TurnTracker:
+        other = TurnTracker.__new__(TurnTracker)
+        other.kernel, other.before, other._turn = self.kernel, self.before, self._turn
+        other._start = self._start.copy()
+        return other
