@@ -1193,16 +1193,25 @@ def {{name}}(st, T, mover, to, frm):
 def lower_stuck(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(stuck role), (stuck All): the role (every role) has no move but pass at the start of
     its turn — the first decision of the current phase's turn, with the role as mover
-    (Game._can_move, through the builder's can_move, which stops at the first such move)."""
+    (Game._can_move, through the builder's can_move, which stops at the first such move).
+    As in the interpreter, the same (stuck ...) met again while it is being judged counts as
+    false: a slot of the state says it is being judged (trials copy it with the position)."""
     keywords(node, set(), k)
     every = isinstance(args[0], Const) and args[0].name == "All"
     roles = "range(R)" if every else f"({k.lower(args[0], 'Role')},)"
+    asking = k.slot(f"(stuck ...) being judged {id(node)}", 1, lambda state: [0])
     return k.function("stuck", f"""
 def {{name}}(st, T, mover, to, frm):
+    if st[{asking}] == 1:
+        return False
+    st[{asking}] = 1
+    stuck = True
     for role in {roles}:
         if can_move(st, T, role):
-            return False
-    return True
+            stuck = False
+            break
+    st[{asking}] = 0
+    return stuck
 """) + "(st, T, mover, to, frm)"
 
 

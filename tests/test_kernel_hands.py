@@ -310,13 +310,9 @@ def test_thruways_options_replay_as_the_interpreter_plays_them(options) -> None:
 
 
 # Shogi: hands by kind with drops restricted by rules of the game file (no pawn on a column
-# holding the player's unpromoted pawn, none where a piece could never move), promotion a
-# player may choose in the zone (forced where the piece would be stranded), and captured
-# pieces to the captor's hand unpromoted. The game file's rule against a pawn drop that mates
-# asks, in a move's condition, for the moves of the position after it: the kernel refuses
-# such recursion, so these tests play the rules without it.
-NO_DROP_MATE = (' of:{"Pawn"}\n' + ' ' * 22 + 'unless:(and ("Check" Next Mover) (stuck Next)))',
-                ' of:{"Pawn"})')
+# holding the player's unpromoted pawn, none where a piece could never move, no pawn that
+# mates), promotion a player may choose in the zone (forced where the piece would be
+# stranded), and captured pieces to the captor's hand unpromoted.
 SHOGI = """
 . . . . k . . . .
 . . . . . . . . .
@@ -331,18 +327,46 @@ mover: Black
 in hand Black: P1 N1
 """
 
-
-def test_shogis_pawn_drop_mate_keeps_it_interpreted() -> None:
-    why = why_interpreted(load_game(str(ROOT / "games/shogi.game")))
-    assert why is not None and "rules that call themselves" in why
+# A pawn dropped on a8 checks the king on a9, which cannot take it (the gold on b7 guards
+# it), step to b8 (guarded) or b9 (its knight): the drop would mate, so it is no move.
+# White's pawn in hand could check Black's king from e2: while asking whether White could
+# answer the check, the rule asks whether such a drop mates Black in turn.
+DROP_MATE = """
+k n . . . . . . .
+. . . . . . . . .
+. G . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . K . . . .
+mover: Black
+in hand Black: P1
+in hand White: P1
+"""
 
 
 @pytest.fixture(scope="module")
 def shogi():
-    text = (ROOT / "games/shogi.game").read_text()
-    assert NO_DROP_MATE[0] in text
-    game = parse_game(text.replace(*NO_DROP_MATE), "shogi-without-drop-mate.game")
+    game = load_game(str(ROOT / "games/shogi.game"))
     return game, _kernel(game)
+
+
+@pytest.mark.parametrize("mates", [True, False], ids=["guarded", "unguarded"])
+def test_shogi_pawn_drop_that_mates_is_no_move(shogi, mates: bool) -> None:
+    """The rule's condition asks for the opponent's moves after the drop, whose own pawn
+    drops ask for the mover's: the kernel makes that search a function calling itself."""
+    game, kernel = shogi
+    row7, row6 = ". G . . . . . . .\n", ". . . . . . . . .\n"
+    text = DROP_MATE if mates else DROP_MATE.replace(row7 + row6, row6 + row7)  # gold b6
+    state = game.from_text(text)
+    st = kernel.encode(state)
+    _same(game, kernel, state, st)
+    moves = {game.actions.notation(a) for a in kernel.legal_actions(st)}
+    assert ("P*a8" in moves) is not mates and "P*a7" in moves
+    state = _play(game, kernel, state, st, "P*a7")  # not check: White may answer with a drop
+    assert "P*e2" in {game.actions.notation(a) for a in kernel.legal_actions(st)}
 
 
 def test_shogi_drops_promotions_and_captures_to_hand(shogi) -> None:

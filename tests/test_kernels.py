@@ -80,6 +80,49 @@ def test_arguments_a_lowering_does_not_handle_keep_the_game_interpreted() -> Non
 
 
 @needs_numba
+def test_a_stuck_met_while_it_is_judged_counts_as_false() -> None:
+    """A stone may not be placed where the opponent could not answer; judging the opponent's
+    answer asks the same of the mover, where the interpreter takes (stuck ...) as false
+    (stdlib.logic.stuck: one turn ahead, not forever). With two sites left, each placement
+    leaves one, whose placement is allowed at that depth: both are moves. Judged forever,
+    the last placement would be refused, the opponent stuck and neither a move."""
+    game = parse_game("""(game "Answer"
+      (players {(player "X") (player "O")})
+      (board (square 2))
+      (play (place (sites Empty) unless:(stuck Next)))
+      (end (if (stuck Next) (win Mover))))""", "answer.game")
+    kernel = kernel_for(game)
+    assert kernel is not None, why_interpreted(game)
+    state = game.from_text("X O\n. .\nmover: X")
+    assert len(state.legal_actions()) == 2
+    assert kernel.legal_actions(kernel.encode(state)) == sorted(state.legal_actions())
+
+
+def _functions(calls: dict[str, str]) -> str:
+    return "\n\n\n".join(f"@njit(cache=True)\ndef {name}(st):\n    return {body}\n"
+                          for name, body in calls.items())
+
+
+def test_functions_calling_one_another_become_one_calling_itself() -> None:
+    """numba cannot load mutual recursion from its cache: all functions of a cycle but
+    can_move are inlined into it; a cycle no single function breaks is refused."""
+    from interpreter.kernel.builder import Builder, _break_cycles
+
+    game = load_game(str(ROOT / "games/tictactoe.game"))
+    source = _break_cycles(Builder(game), game, _functions(
+        {"legal": "drops(st)", "can_move": "drops(st) or False", "drops": "mates(st)",
+         "mates": "not can_move(st)"}))
+    assert "@njit(cache=True)\ndef can_move(" in source
+    assert "@njit(cache=True)\ndef legal(" in source
+    assert "@njit(cache=True, inline='always')\ndef drops(" in source
+    assert "@njit(cache=True, inline='always')\ndef mates(" in source
+    tangled = _functions({"a": "b(st) and c(st)", "b": "a(st) and c(st)",
+                          "c": "a(st) and b(st)"})
+    with pytest.raises(lowering.Unlowerable, match="rules that call themselves"):
+        _break_cycles(Builder(game), game, tangled)
+
+
+@needs_numba
 @pytest.mark.parametrize("path", LOWERED, ids=lambda p: p.name)
 def test_kernel_plays_the_interpreters_games(path: Path) -> None:
     assert _differences(path, 0, 200, 4_000) == []

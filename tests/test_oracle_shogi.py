@@ -26,6 +26,7 @@ import pytest
 
 from interpreter import load_game
 from tests.oracle import (
+    KernelState,
     OracleMismatch,
     follow,
     game_rng,
@@ -151,16 +152,31 @@ def start(sfen: str, game: Any | None = None) -> tuple[Any, Any]:
 
 
 def play(game: Any, games: int, seed: int, sfen: str | None = None,
-         label: str = "shogi") -> list[Any]:
-    """`games` random games through both engines in lockstep, from the start or `sfen`."""
+         label: str = "shogi", kernel: Any = None) -> list[Any]:
+    """`games` random games through both engines in lockstep, from the start or `sfen`;
+    with `kernel` (the game's), ludeme's side is played in it (oracle.KernelState)."""
     ends = []
     for number in range(games):
         where = f"game {number} (seed {seed}" + (f", from {sfen})" if sfen else ")")
+        at = start(sfen or str(spiel_shogi().new_initial_state()), game)
+        if kernel is not None:
+            at = (KernelState(game, kernel, kernel.encode(at[0])), at[1])
         end = lockstep(game, spiel_shogi(), ACTIONS, random_chooser(game_rng(seed, number)),
                        label=label, where=where, max_plies=3000,
-                       start=None if sfen is None else start(sfen, game))
+                       start=None if sfen is None and kernel is None else at)
         ends.append(end)
     return ends
+
+
+def shogi_kernel() -> Any:
+    """The kernel of shogi with OpenSpiel's end rules (skips without numba)."""
+    from interpreter.kernel import available, kernel_for
+
+    if not available():
+        pytest.skip("numba (the kernels extra) is not installed: pip install -e '.[kernels]'")
+    kernel = kernel_for(shogi_game())
+    assert kernel is not None
+    return kernel
 
 
 # The actions ---------------------------------------------------------------------------------
@@ -285,6 +301,25 @@ def test_random_games_agree_with_openspiel() -> None:
     ends = play(shogi_game(), GAMES_COMPARED, SEED)
     reasons = {end.state.outcome.reason for end in ends}
     assert {"checkmate", "the entering king", "both kings entered"} <= reasons, reasons
+
+
+def test_the_kernels_random_games_agree_with_openspiel() -> None:
+    """The game's kernel (interpreter/kernel: hands by kind, drops, promotions and the pawn
+    drop that may not mate, whose search asks for the opponent's moves), played through its
+    step API, agrees with OpenSpiel as the interpreter does."""
+    ends = play(shogi_game(), GAMES_COMPARED, SEED + 5, label="shogi (kernel)",
+                kernel=shogi_kernel())
+    assert sum(len(end.moves) for end in ends) > 2_000
+
+
+@pytest.mark.parametrize("sfen", [MATE_BY_PAWN, CHECK_BY_PAWN, DROPS])
+def test_the_kernel_drops_as_openspiel_does(sfen: str) -> None:
+    """The chosen drop positions, ludeme's side in the kernel: the same legal moves."""
+    kernel = shogi_kernel()
+    state, spiel_state = start(sfen)
+    names = set(ACTIONS.notations(spiel_state, spiel_state.legal_actions(), False))
+    assert names == {shogi_game().actions.notation(a)
+                     for a in kernel.legal_actions(kernel.encode(state))}
 
 
 def until_a_capture(rng: Any) -> Any:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
+import networkx as nx
+
 from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
@@ -443,7 +445,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
               DRIVER_TAIL, SEARCH_DRIVER]
     source = "\n\n\n".join(lines) + "\n"
-    _refuse_cycles(b, game, source)
+    source = _break_cycles(b, game, source)
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])
@@ -723,31 +725,37 @@ def _advance(d: Decision, phase: Phase) -> str:
     return source
 
 
-def _refuse_cycles(b: Builder, game: Game, source: str) -> None:
-    """Refuse a kernel whose functions call themselves through others (a move's filter that
-    asks whether a player can move, whose moves have that filter): numba loads such mutual
-    recursion badly from its cache (a segfault). A function calling itself directly (as
-    max-dice's search) compiles and loads."""
+def _break_cycles(b: Builder, game: Game, source: str) -> str:
+    """The source with the functions that call themselves through others (a move's filter
+    that asks whether a player can move, whose moves have that filter: shogi's pawn-drop
+    mate) made into one function calling itself: numba loads mutual recursion badly from
+    its cache (a segfault) but a function calling itself directly (as max-dice's search)
+    compiles and loads. Every function of such a cycle but one is inlined into its callers
+    (numba's inline='always'), which works when one function lies on every cycle among
+    them (can_move, whose last line returns False, is preferred: numba types a function
+    calling itself from a return that does not); other cycles are refused."""
     bodies = re.split(r"^def ", source, flags=re.M)[1:]
     calls: dict[str, set[str]] = {}
     for body in bodies:
         name = body[:body.index("(")]
         calls[name] = set(re.findall(r"\b(\w+)\(", body[len(name):])) - {name}
-    state: dict[str, int] = {}  # 1: being searched, 2: done
-
-    def cyclic(name: str) -> bool:
-        state[name] = 1
-        for callee in calls[name]:
-            if callee in calls and (state.get(callee) == 1
-                                    or (callee not in state and cyclic(callee))):
-                return True
-        state[name] = 2
-        return False
-
-    for name in calls:
-        if name not in state and cyclic(name):
+    graph = nx.DiGraph((name, callee) for name, callees in calls.items()
+                       for callee in callees if callee in calls)
+    inlined: set[str] = set()
+    for cycle in nx.strongly_connected_components(graph):
+        if len(cycle) < 2:
+            continue
+        kept = next((k for k in sorted(cycle, key=lambda f: (not f.startswith("can_"), f))
+                     if nx.is_directed_acyclic_graph(graph.subgraph(cycle - {k}))), None)
+        if kept is None:
             b.refuse(game.expansion.game, "no kernel for rules that call themselves (a "
-                     "move's condition asks for the moves of a position) yet")
+                     "move's condition asks for the moves of a position) in more than one "
+                     "way yet")
+        inlined |= cycle - {kept}
+    for name in inlined:
+        source = source.replace(f"@njit(cache=True)\ndef {name}(",
+                                f"@njit(cache=True, inline='always')\ndef {name}(")
+    return source
 
 
 def _hands(game: Game) -> list[str]:
