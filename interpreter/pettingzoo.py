@@ -31,9 +31,9 @@ kernel's state (interpreter/kernel/observation.py). What only the interpreter kn
 replayed from the actions when asked (interpreter/kernel/episode.py): `render()`, `position`,
 the message of an illegal action, and the observation's planes of what ludemes remember
 (the game's memories: rights kept from move to move, a move forbidden next), so games with
-memories still replay every action in the interpreter when observed. A game without a kernel (or without numba) is a
-GameError saying why. (A game option named `kernel` cannot be given to `env`: load the game
-with `load_game` and pass it to `LudemeEnv`.)
+memories still replay every action in the interpreter when observed. A game without a kernel
+(or without numba) is a GameError saying why. (A game option named `kernel` cannot be given
+to `env`: load the game with `load_game` and pass it to `LudemeEnv`.)
 """
 
 from __future__ import annotations
@@ -119,12 +119,14 @@ class KernelPlay:
         self.seen = KernelObserver(observer, kernel)
         self.episode = Episode(kernel, length)
         self.tracker: TurnTracker | None = None
+        self._ended: bool | None = None  # (asked several times a step)
 
     def start(self, rng: random.Random) -> None:
         from interpreter.kernel.episode import Episode
         from interpreter.kernel.observation import TurnTracker
 
         self.episode = Episode(self.kernel, self.length)
+        self._ended = None
         self.tracker = TurnTracker(self.kernel, self.episode.st) \
             if self.seen.keeps_before else None
         self._roll(rng)
@@ -139,6 +141,7 @@ class KernelPlay:
 
     def _apply(self, action: int) -> None:
         self.episode.apply(action)
+        self._ended = None
         if self.tracker is not None:
             self.tracker.after(self.episode.st)
 
@@ -165,7 +168,10 @@ class KernelPlay:
         return self.episode.person(player)
 
     def ended(self) -> bool:
-        return self.kernel.result(self.episode.st) is not None or not self.episode.legal()
+        if self._ended is None:
+            self._ended = self.kernel.result(self.episode.st) is not None or \
+                not self.episode.legal()
+        return self._ended
 
     def returns(self) -> list[float]:
         return self.episode.returns()

@@ -147,6 +147,9 @@ def test_an_illegal_action_is_refused_with_the_interpreters_reason() -> None:
     env.step(4)
     with pytest.raises(IllegalMoveError, match="occupied"):
         env.step(4)
+    for outside in (-1, 9):
+        with pytest.raises(IllegalMoveError, match="actions of Hex are 0 to 8"):
+            env.step(outside)
     assert env.play.episode.actions == [4]  # nothing was made
 
 
@@ -186,3 +189,18 @@ def test_the_kernels_chance_outcomes_are_the_interpreters(name: str) -> None:
         state = state.apply_action(action)
         kernel.apply(st, action)
     assert seen >= 10
+
+
+def test_the_benchmark_prints_a_table() -> None:
+    """Smoke test of benchmarks/pettingzoo_kernel.py (no timing is asserted)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pettingzoo_kernel.py"),
+                          "--games", "tictactoe,hex:size=3", "--seconds", "0.2", "--runs", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    rows = run.stdout.strip().splitlines()
+    assert len(rows) == 4 and rows[3].startswith("| hex size=3 |"), run.stdout
+    cells = [c.strip().replace(",", "") for c in rows[2].strip("|").split("|")]
+    assert cells[0] == "tictactoe" and all(float(c) > 0 for c in cells[1:]), cells

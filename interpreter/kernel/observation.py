@@ -88,16 +88,12 @@ class KernelObserver:
         self.observer = observer
         self.kernel = kernel
         game = kernel.game
-        n = self.sites = observer.sites
-        # Per board value, up to two (plane, amount) marks, as arrays indexed by the value.
-        width = max(len(m) for m in observer.marks)
-        self._mark_plane = np.full((len(observer.marks), max(width, 1)), -1, np.int64)
-        self._mark_amount = np.zeros((len(observer.marks), max(width, 1)), np.float32)
+        self.sites = observer.sites
+        # Per board value, its marks on the kind planes (as Observer._pieces writes them).
+        self._marks = np.zeros((len(observer.marks), observer.kinds), np.float32)
         for v, marks in enumerate(observer.marks):
-            for j, (plane, amount) in enumerate(marks):
-                self._mark_plane[v, j] = plane
-                self._mark_amount[v, j] = amount
-        self._site_index = np.arange(n)
+            for plane, amount in marks:
+                self._marks[v, plane] = amount
         self._static = np.array(observer.static, np.float32)
         # Per phase and step: the decisions of the turn before it (the decision plane).
         self._decisions = [[sum(1 for d, _ in steps[:i] if d) for i in range(len(steps) + 1)]
@@ -151,13 +147,8 @@ class KernelObserver:
         return out
 
     def _pieces(self, planes: np.ndarray, first: int, board: np.ndarray) -> None:
-        """Mark the pieces of `board` on the kind planes from plane `first` (as
-        Observer._pieces: a value's marks written in order)."""
-        for j in range(self._mark_plane.shape[1]):
-            plane = self._mark_plane[board, j]
-            where = plane >= 0
-            planes[first + plane[where], self._site_index[where]] = \
-                self._mark_amount[board[where], j]
+        """Mark the pieces of `board` on the kind planes from plane `first`."""
+        planes[first:first + self.observer.kinds] = self._marks[board].T
 
     def _fields(self, planes: np.ndarray, view: Any) -> None:
         obs = self.observer
