@@ -21,6 +21,7 @@ from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
 from interpreter.kernel.search import SEARCH_DRIVER
+from interpreter.kernel.stack import on_stack
 from stdlib.lowering import (
     LOWERINGS,
     Alternatives,
@@ -445,7 +446,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
               DRIVER_TAIL, SEARCH_DRIVER]
     source = "\n\n\n".join(lines) + "\n"
-    source = _break_cycles(b, game, source)
+    source = on_stack(_break_cycles(b, game, source))
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])
