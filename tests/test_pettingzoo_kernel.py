@@ -73,6 +73,7 @@ def first_difference(plain: list[Step], native: list[Step]) -> str | None:
     ("dotsandboxes", {}, 3),  # scores, edges
     ("chess", {}, 2),  # remembered rights (castling, en passant), move counters
     ("thruway", {}, 2),  # the pie, hands, a remembered forbidden move
+    ("shogi", {}, 1),  # hands by kind (drops), a position history
 ])
 def test_the_kernel_env_plays_the_interpreters_games(name: str, options: dict[str, object],
                                                      seeds: int) -> None:
