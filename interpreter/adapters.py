@@ -40,9 +40,9 @@ A plane for a number (in hand, score...) holds the number on every site.
 from __future__ import annotations
 
 import math
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import move_kinds
 from stdlib.history import read_cells
@@ -228,12 +228,13 @@ class Observer:
                 for s, v in state.before:
                     board[s] = v
             self._pieces(out, self.before_plane, board)
-        self.mark_memories(out, state)
+        self.mark_memories(out, state.memory)
         return out
 
-    def mark_memories(self, out: MutableSequence[float], state: State) -> None:
-        """Mark on `out` (flat) the planes of what the ludemes of `state` remember."""
-        for mem, value, plane in zip(self.game.env.memories, state.memory, self.memory_planes,
+    def mark_memories(self, out: MutableSequence[float], memory: Sequence[Any]) -> None:
+        """Mark on `out` (flat) the planes of what the ludemes remember: `memory` holds the
+        value of each of the game's memories (State.memory)."""
+        for mem, value, plane in zip(self.game.env.memories, memory, self.memory_planes,
                                      strict=True):
             if value is not None:
                 self._memory(out, plane, mem.render(value))

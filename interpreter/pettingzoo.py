@@ -27,11 +27,10 @@ With `env(path, kernel=True, ...)` (the `kernels` extra) the game is played in i
 (interpreter/kernel): the same agents, spaces, masks, observations, rewards, ends and infos as
 above for the same actions and seed, but the legal actions, the player to move, the end, the
 returns and the dice are answered in native code, and the observation is read from the
-kernel's state (interpreter/kernel/observation.py). What only the interpreter knows is
-replayed from the actions when asked (interpreter/kernel/episode.py): `render()`, `position`,
-the message of an illegal action, and the observation's planes of what ludemes remember
-(the game's memories: rights kept from move to move, a move forbidden next), so games with
-memories still replay every action in the interpreter when observed. A game without a kernel
+kernel's state (interpreter/kernel/observation.py; the board before the last turn and the
+values of the game's memories, which that state does not hold, are followed beside it). Only
+`render()`, `position` and the message of an illegal action come from the interpreter,
+replaying the actions when asked (interpreter/kernel/episode.py). A game without a kernel
 (or without numba) is a GameError saying why. (A game option named `kernel` cannot be given
 to `env`: load the game with `load_game` and pass it to `LudemeEnv`.)
 """
@@ -54,7 +53,7 @@ from interpreter.game import Game, State
 
 if TYPE_CHECKING:
     from interpreter.kernel.kernel import Kernel
-    from interpreter.kernel.observation import TurnTracker
+    from interpreter.kernel.observation import Follower
 
 NAME = "ludeme_v0"
 
@@ -118,17 +117,15 @@ class KernelPlay:
         self.length = length
         self.seen = KernelObserver(observer, kernel)
         self.episode = Episode(kernel, length)
-        self.tracker: TurnTracker | None = None
+        self.follower: Follower | None = self.seen.follower(self.episode.st)
         self._ended: bool | None = None  # (asked several times a step)
 
     def start(self, rng: random.Random) -> None:
         from interpreter.kernel.episode import Episode
-        from interpreter.kernel.observation import TurnTracker
 
         self.episode = Episode(self.kernel, self.length)
         self._ended = None
-        self.tracker = TurnTracker(self.kernel, self.episode.st) \
-            if self.seen.keeps_before else None
+        self.follower = self.seen.follower(self.episode.st)
         self._roll(rng)
 
     def make(self, action: int, rng: random.Random) -> None:
@@ -142,8 +139,8 @@ class KernelPlay:
     def _apply(self, action: int) -> None:
         self.episode.apply(action)
         self._ended = None
-        if self.tracker is not None:
-            self.tracker.after(self.episode.st)
+        if self.follower is not None:
+            self.follower.after(self.episode.st)
 
     def _roll(self, rng: random.Random) -> None:
         """Chance's decisions, if it is chance's turn, drawn as Game.draw draws them (one
@@ -180,10 +177,7 @@ class KernelPlay:
         return self.episode.legal()
 
     def tensor(self) -> np.ndarray:
-        episode = self.episode
-        return self.seen.tensor(episode.st,
-                                self.tracker.before if self.tracker is not None else (),
-                                lambda: episode.state)
+        return self.seen.tensor(self.episode.st, self.follower)
 
     @property
     def position(self) -> State:

@@ -111,10 +111,11 @@ def test_api_test(name: str, options: dict[str, object]) -> None:
 
 
 @pytest.mark.parametrize("name, options", [
-    ("connectfour", {}), ("ninemensmorris", {}), ("backgammon", {}), ("go", {"size": 5})])
+    ("connectfour", {}), ("ninemensmorris", {}), ("backgammon", {}), ("go", {"size": 5}),
+    ("chess", {}), ("thruway", {})])
 def test_observations_come_from_the_kernel(name: str, options: dict[str, object]) -> None:
     """A whole game observed at every step without an interpreter State: the episode never
-    replays its actions in the interpreter (games without memories)."""
+    replays its actions in the interpreter."""
     env = adapter.env(GAMES / f"{name}.game", kernel=True, **options)
     steps = trace(env, 3)
     assert len(steps) > 4
@@ -123,7 +124,7 @@ def test_observations_come_from_the_kernel(name: str, options: dict[str, object]
 
 def test_the_board_before_the_last_turn() -> None:
     """Go keeps a position history: the observation shows the board before the last turn,
-    which the kernel's state does not hold (TurnTracker follows it)."""
+    which the kernel's state does not hold (a Follower follows it)."""
     env = adapter.env(GAMES / "go.game", kernel=True, size=5)
     env.reset()
     first, kinds = env.observer.before_plane, env.observer.kinds
@@ -140,6 +141,23 @@ def test_the_board_before_the_last_turn() -> None:
     before = planes[first:first + kinds]
     assert before[:, c3].tolist() == [1.0, 0.0]  # Black's stone was there before White moved
     assert before[:, d4].tolist() == [0.0, 0.0]  # White's was not
+
+
+def test_memories_are_followed_beside_the_kernel() -> None:
+    """Chess remembers its castling rights and the en passant square in the kernel's own
+    encoding; the observation's planes for them are followed beside it (Follower)."""
+    plain = adapter.env(GAMES / "chess.game")
+    native = adapter.env(GAMES / "chess.game", kernel=True)
+    for env in (plain, native):
+        env.reset()
+        for move in ("e2-e4", "a7-a6", "e1-e2", "a6-a5", "e4-e5", "d7-d5"):
+            env.step(next(a for a in range(env.space.size) if env.space.notation(a) == move))
+    planes = {p.name: i for i, p in enumerate(native.observer.planes)}
+    observed = native.state()
+    assert observed[planes["en passant: sites"]].all()  # d6 may be taken en passant
+    assert observed[planes["castling: sites"]].all()  # White's rights are lost: remembered
+    assert np.array_equal(observed, plain.state())
+    assert native.play.episode._state is None  # (no interpreter State was made)
 
 
 def test_an_illegal_action_is_refused_with_the_interpreters_reason() -> None:

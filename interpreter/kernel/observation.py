@@ -3,21 +3,22 @@
 The tensor is computed from the kernel's int64 state array — the board, the header (the role
 to move, the phase and decision, passes, the pie), the hands and the state the game's ludemes
 declare (stdlib/statefields.py: scores, turns, decisions without capture, the last sites, the
-dice, the edges, hands by kind) — without an interpreter State. Two parts are not in the
-kernel's state and come from elsewhere:
+dice, the edges, hands by kind) — without an interpreter State. Two parts of a position are not
+in the kernel's state, and a `Follower` follows them action by action beside it:
 
 - the board before the last turn (games that keep a position history): the kernel keeps only
-  hashes of earlier positions, so whoever plays the episode tracks the sites the last turn
-  changed and what they held (`TurnTracker`) and passes them in;
-- what ludemes remember (the game's memories, stdlib.runtime.Memory: rights kept from move
-  to move, a move forbidden next): the kernel keeps these in its lowerings' own encodings,
-  which nothing decodes, so in games that remember something those planes come from the
-  interpreter's State of the same position (passed in as a callable, asked only there).
+  hashes of earlier positions; the follower keeps the board at the start of the turn in
+  progress and, when the turn's count goes up, the sites the turn changed and what they held;
+- what ludemes remember (the game's memories, stdlib.runtime.Memory: rights kept from move to
+  move, a move forbidden next): the kernel keeps these in its lowerings' own encodings, which
+  nothing decodes; the follower keeps each memory's value as the interpreter does, by the
+  memory's `update` on the boards before and after each decision, given the sites whose
+  values differ (the interpreter gives the sites the decision wrote: the memories use them
+  only to know where to look; tests/test_pettingzoo_kernel.py compares the two).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from interpreter.kernel.layout import HEADER
 
 if TYPE_CHECKING:
     from interpreter.adapters import Observer
-    from interpreter.game import Game, State
+    from interpreter.game import Game
     from interpreter.kernel.kernel import Kernel
 
 _H = {name: i for i, name in enumerate(HEADER)}
@@ -98,15 +99,17 @@ class KernelObserver:
         # Per phase and step: the decisions of the turn before it (the decision plane).
         self._decisions = [[sum(1 for d, _ in steps[:i] if d) for i in range(len(steps) + 1)]
                            for steps in game.turns]
-        self.remembers = bool(game.env.memories)
-        self.keeps_before = observer.before_plane is not None
+        # Does an observation need a Follower (see the module's documentation)?
+        self.follows = observer.before_plane is not None or bool(game.env.memories)
 
-    def tensor(self, st: np.ndarray, before: Before = (),
-               position: Callable[[], State] | None = None) -> np.ndarray:
-        """The observation of kernel state `st`, flat (float32): `before` the sites the last
-        turn changed and what they held (games with a position history), `position` the
-        interpreter's State of the same position (asked only in games that remember
-        something)."""
+    def follower(self, st: np.ndarray) -> Follower | None:
+        """A follower of an episode from `st`, if the observation needs one."""
+        return Follower(self.kernel, st, self.observer.before_plane is not None) \
+            if self.follows else None
+
+    def tensor(self, st: np.ndarray, follower: Follower | None = None) -> np.ndarray:
+        """The observation of kernel state `st`, flat (float32); `follower` has followed the
+        episode to `st` (needed where `follows`)."""
         obs = self.observer
         n = self.sites
         h = self.kernel.sites
@@ -135,15 +138,16 @@ class KernelObserver:
         fields = self.kernel.game.env.fields
         if fields:
             self._fields(planes, KernelView(self.kernel, st))
-        if obs.before_plane is not None:
-            earlier = board.copy()
-            for s, v in before:
-                earlier[s] = v
-            self._pieces(planes, obs.before_plane, earlier)
-        if self.remembers:
-            assert position is not None, "a game that remembers something needs its State"
-            flat: Any = out  # (a float32 array takes the Observer's slice assignments)
-            obs.mark_memories(flat, position())
+        if self.follows:
+            assert follower is not None, "this game's observation needs a Follower"
+            if obs.before_plane is not None:
+                earlier = board.copy()
+                for s, v in follower.before:
+                    earlier[s] = v
+                self._pieces(planes, obs.before_plane, earlier)
+            if follower.memory:
+                flat: Any = out  # (a float32 array takes the Observer's slice assignments)
+                obs.mark_memories(flat, follower.memory)
         return out
 
     def _pieces(self, planes: np.ndarray, first: int, board: np.ndarray) -> None:
@@ -161,21 +165,29 @@ class KernelObserver:
                     planes[plane] = value
 
 
-class TurnTracker:
-    """The sites the last completed turn changed and what they held before it (State.before),
-    followed action by action on a kernel state: the board at the start of the turn in
-    progress is kept, and compared with the board when the turn's count goes up."""
+class Follower:
+    """What a position holds beyond the kernel's state (see the module's documentation),
+    followed action by action on a kernel state: `before`, the sites the last completed turn
+    changed and what they held (State.before), in games that keep a position history; and
+    `memory`, each of the game's memories' value (State.memory)."""
 
-    __slots__ = ("kernel", "before", "_start", "_turn")
+    __slots__ = ("kernel", "before", "memory", "_history", "_start", "_turn", "_board")
 
-    def __init__(self, kernel: Kernel, st: np.ndarray) -> None:
+    def __init__(self, kernel: Kernel, st: np.ndarray, history: bool) -> None:
         self.kernel = kernel
         self.before: Before = ()
-        self._start = st[:kernel.sites].copy()
+        self.memory: tuple[Any, ...] = (None,) * len(kernel.game.env.memories)
+        self._history = history
+        self._start = st[:kernel.sites].copy()  # the board when the turn in progress began
         self._turn = int(st[kernel.sites + _H["H_TURN"]])
+        self._board = kernel.board(st)  # the board before the next decision (memories)
 
     def after(self, st: np.ndarray) -> None:
         """Follow an action just made on `st`."""
+        if self.memory:
+            self._remember(st)
+        if not self._history:
+            return
         n = self.kernel.sites
         turn = int(st[n + _H["H_TURN"]])
         if turn == self._turn:
@@ -186,8 +198,9 @@ class TurnTracker:
         self._start = board.copy()
         self._turn = turn
 
-    def copy(self) -> TurnTracker:
-        other = TurnTracker.__new__(TurnTracker)
-        other.kernel, other.before, other._turn = self.kernel, self.before, self._turn
-        other._start = self._start.copy()
-        return other
+    def _remember(self, st: np.ndarray) -> None:
+        old, new = self._board, self.kernel.board(st)
+        changed = tuple(s for s, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
+        self.memory = tuple([mem.update(old, new, changed, value) for mem, value
+                             in zip(self.kernel.game.env.memories, self.memory, strict=True)])
+        self._board = new
