@@ -20,6 +20,7 @@ import networkx as nx
 from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
+from interpreter.kernel.memo import ARMED, KEPT, MEMO_FUNCTIONS, keeps_listing, memo_width
 from interpreter.kernel.search import SEARCH_DRIVER
 from interpreter.kernel.stack import on_stack
 from stdlib.lowering import (
@@ -325,7 +326,14 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         for step in phase.steps:
             if isinstance(step, Decision):
                 code.append(_decision_listing(step, phase, tags))
-    code.append(_first_listing(phases))
+    max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
+    kept = _kept_steps(phases) if memo_width(max_moves) else {}
+    if not keeps_listing("\n".join([*b.functions, *code]), end_rules,
+                         [f"list_{p}_{i}" for p, i in kept.items()]):
+        kept = {}
+    memo = b.slot("kept listing", memo_width(max_moves),
+                  lambda state: [0] * memo_width(max_moves)) if kept else "0"
+    code.append(_first_listing(phases, kept))
     for phase in phases:
         for step in phase.steps:
             if isinstance(step, Decision):
@@ -350,7 +358,6 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         size += history
     swap_tag = len(tags)
     swap = b.action_start("swap", game.expansion.game) if game.pie else -1
-    max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
     start_counts = [sum(1 for v in game.start if game.owner[v] == r) for r in range(game.roles)]
     lines += [f"STATE_SIZE = {size}", f"MAX_MOVES = {max_moves}", f"SWAP_TAG = {swap_tag}",
               f"SWAP = {swap}", f"PIE = {bool(game.pie)}",
@@ -376,9 +383,12 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     lines.append(f"MEMORIES = {bool(updates)}")
     legal = ["@njit(cache=True)", "def legal(st, T, acts, tags):",
              "    mover = st[H_TO_MOVE]", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
-             "    n = 0"]
+             "    n = 0", f"    if MEMO and st[MEMO_AT] == {KEPT} and st[MEMO_AT + 1] == mover "
+             "and st[MEMO_AT + 2] == ph and step == MEMO_STEP[ph]:",
+             "        n = memo_take(st, acts, tags)"]
     apply = ["@njit(cache=True)", "def apply(st, T, act, tag):",
-             "    mover = st[H_TO_MOVE]", "    if tag == SWAP_TAG:", "        swap(st)",
+             "    mover = st[H_TO_MOVE]", "    if MEMO:", "        st[MEMO_AT] = 0",
+             "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
              "    before = st[:N].copy() if MEMORIES or QUIET else st[:0]",
              "    if step == 0:", "        st[H_NCHANGED] = 0",
@@ -404,7 +414,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
         for step in phase.steps:
             if isinstance(step, Decision):
                 test = f"ph == {p} and step == {step.index}"
-                legal += [f"    {'if' if first else 'elif'} {test}:",
+                legal += [f"    elif {test}:",
                           f"        n = list_{p}_{step.index}(st, T, mover, acts, tags, 0)"]
                 apply += [f"    {'if' if first else 'elif'} {test}:",
                           f"        advance_{p}_{step.index}(st, T, mover, passed, before,"
@@ -434,7 +444,9 @@ def _module(b: Builder, game: Game, phases: list[Phase],
             end_turn.append(f"        st[H_TO_MOVE] = {phase.next}")
     end_turn += ["    if KEEPS_SITUATIONS and pushed:",
                  "        st[SITUATIONS + st[H_HISTORY] - 1] = situation_hash(st, st[H_HASH], "
-                 "st[H_TO_MOVE])", "    judge(st, T)"]
+                 "st[H_TO_MOVE])", "    if MEMO:", f"        st[MEMO_AT] = {ARMED}",
+                 "    judge(st, T)", f"    if MEMO and st[MEMO_AT] == {ARMED}:",
+                 "        st[MEMO_AT] = 0"]
     judge = ["@njit(cache=True)", "def judge(st, T):",
              "    mover = (st[H_TO_MOVE] - 1) % R", "    to = -1", "    frm = -1"]
     for i, (hoisted, condition, result) in enumerate(_shared_calls(end_rules)):
@@ -442,6 +454,9 @@ def _module(b: Builder, game: Game, phases: list[Phase],
                   f"    if {condition}:", f"        st[H_RESULT] = {result}",
                   f"        st[H_REASON] = {i}", "        return"]
     judge.append("    return")
+    lines += [f"MEMO = {bool(kept)}", f"MEMO_AT = {memo}", "MEMO_STEP = np.array("
+              + repr([kept.get(p, -1) for p in range(len(phases))] or [-1])
+              + ", dtype=np.int32)", MEMO_FUNCTIONS]
     lines += code
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
               DRIVER_TAIL, SEARCH_DRIVER]
@@ -618,10 +633,20 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
     return "\n\n\n".join("\n".join(f) for f in (cands, kept, listing, some, draw))
 
 
-def _first_listing(phases: list[Phase]) -> str:
+def _kept_steps(phases: list[Phase]) -> dict[int, int]:
+    """Phase -> its first decision's index, for the phases whose first decision lists all its
+    moves to answer can_move (not one whose moves steps after it may refuse): the listings a
+    kernel may keep for the turn after (interpreter/kernel/memo.py)."""
+    firsts = {p: next((s for s in phase.steps if isinstance(s, Decision)), None)
+              for p, phase in enumerate(phases)}
+    return {p: d.index for p, d in firsts.items() if d is not None and not d.refusing}
+
+
+def _first_listing(phases: list[Phase], kept: dict[int, int]) -> str:
     """`list_first(st, T, mover, acts, tags, n) -> n`: the moves of the first decision of the
     current phase's turn for `mover` (what Game._can_move lists: lowerings such as (stuck ...)
-    call it for any role)."""
+    call it for any role). can_move keeps the listing of a phase in `kept` when end_turn
+    armed it (interpreter/kernel/memo.py)."""
     lines = ["@njit(cache=True)", "def list_first(st, T, mover, acts, tags, n):",
              "    ph = st[H_PHASE]"]
     for p, phase in enumerate(phases):
@@ -636,9 +661,15 @@ def _first_listing(phases: list[Phase]) -> str:
     for p, phase in enumerate(phases):
         first = next((s for s in phase.steps if isinstance(s, Decision)), None)
         if first is not None:
-            lines += [f"    if ph == {p}:",
-                      f"        return some_{p}_{first.index}(st, T, mover, buf[:MAX_MOVES], "
-                      "buf[MAX_MOVES:])"]
+            lines.append(f"    if ph == {p}:")
+            if p in kept:
+                lines += [f"        if MEMO and st[MEMO_AT] == {ARMED}:",
+                          "            st[MEMO_AT] = 0",
+                          f"            n = list_{p}_{first.index}(st, T, mover, "
+                          "buf[:MAX_MOVES], buf[MAX_MOVES:], 0)",
+                          "            return memo_keep(st, mover, ph, buf, n)"]
+            lines.append(f"        return some_{p}_{first.index}(st, T, mover, "
+                         "buf[:MAX_MOVES], buf[MAX_MOVES:])")
     return "\n".join([*lines, "    return False"])
 
 
