@@ -28,10 +28,15 @@ shape (planes, sites); the observation and information state strings are the pos
 Loaded with `load(path, kernel=True, ...)`, or as the game type `ludeme_kernel` (the same
 parameters), the game is played in its kernel (interpreter/kernel, the `kernels` extra):
 legal actions, the player to move, the end and the returns are answered in native code, which
-is what search (MCTS, minimax) asks of every node; the position text, the observation tensor and
-chance outcomes' probabilities come from the interpreter's State, replayed when asked
-(interpreter.kernel.episode). The games are the same (tests/test_kernels.py compares the two
-move by move). A game without a kernel is a GameError saying why.
+is what search (MCTS, minimax) asks of every node; chance outcomes with their probabilities
+come from the kernel too (Kernel.chance_outcomes), and the observation tensor is read from the
+kernel's state (interpreter.kernel.observation: what that state does not hold, the board before
+the last turn and the game's memories, is followed beside it action by action, and copied with
+each clone). Only the position text (`str(state)`, the observation and information state
+strings, `state.ludeme`) and the reason an illegal action is refused come from the
+interpreter's State, replayed from the actions when asked (interpreter.kernel.episode). The
+games and their observations are the same (tests/test_openspiel_kernel.py compares the two
+action by action). A game without a kernel is a GameError saying why.
 
 A state keeps the actions made so far and the ludeme State they lead to; it pickles (and
 serializes) as the game's path and options and those actions, and is rebuilt by replaying them.
@@ -59,12 +64,14 @@ from interpreter.adapters import (
     player_to_move,
     returns,
 )
+from interpreter.errors import IllegalMoveError
 from interpreter.game import Game, State
 from interpreter.record import format_option
 
 if TYPE_CHECKING:
     from interpreter.kernel.episode import Episode
     from interpreter.kernel.kernel import Kernel
+    from interpreter.kernel.observation import Follower, KernelObserver
 
 SHORT_NAME = "ludeme"
 KERNEL_NAME = "ludeme_kernel"  # the same games, played in their kernels
@@ -125,6 +132,13 @@ class Compiled:
         found = chosen_kernel(self.game, True)
         assert found is not None  # (kernel=True: a GameError says why there is none)
         return found
+
+    @functools.cached_property
+    def seen(self) -> KernelObserver:
+        """The observer of the game's kernel states (the same tensor as `observer`)."""
+        from interpreter.kernel.observation import KernelObserver
+
+        return KernelObserver(self.observer, self.kernel)
 
 
 _CACHE: dict[Key, Compiled] = {}
@@ -301,6 +315,18 @@ class Line:
     def returns(self) -> list[float]:
         return returns(self.state)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance position, each outcome's action with its probability, by action."""
+        state = self.state
+        if self.ended or not state.is_chance:
+            return []
+        space = self.entry.space
+        return sorted((space.encode(move), float(p)) for move, p in state.chance_outcomes())
+
+    def tensor(self) -> list[float]:
+        """The observation tensor, flat."""
+        return self.entry.observer.tensor(self.state)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Line:
         line = Line(self.path, self.options, list(self.actions), self._state, self._entry)
         line._ended = self._ended
@@ -313,11 +339,12 @@ class Line:
 
 class KernelLine:
     """A line played in the game's kernel (see the module's documentation), with Line's
-    interface: what search asks is answered natively by an Episode, the interpreter's state
-    is replayed when asked. It pickles as the game's key and the actions, replayed in the
-    kernel."""
+    interface: what search asks, chance outcomes and the observation tensor are answered from
+    the kernel's state by an Episode and a Follower (interpreter.kernel.observation); the
+    interpreter's state is replayed only when asked. It pickles as the game's key and the
+    actions, replayed in the kernel."""
 
-    __slots__ = ("path", "options", "entry", "episode")
+    __slots__ = ("path", "options", "entry", "episode", "follower")
 
     def __init__(self, path: str, options: str, actions: list[int],
                  entry: Compiled | None = None) -> None:
@@ -327,8 +354,10 @@ class KernelLine:
         self.options = options
         self.entry = entry or _entry_of({"path": path, "options": options})
         self.episode: Episode = Episode(self.entry.kernel, self.entry.max_length)
+        # What the observation needs beyond the kernel's state (None: nothing).
+        self.follower: Follower | None = self.entry.seen.follower(self.episode.st)
         for action in actions:
-            self.episode.apply(action)
+            self.then(action)
 
     @property
     def actions(self) -> list[int]:
@@ -343,7 +372,15 @@ class KernelLine:
         return self.episode.ended()
 
     def then(self, action: int) -> None:
-        self.episode.apply(action)
+        """Make `action` (IllegalMoveError, with the interpreter's reason, if it is not
+        legal)."""
+        try:
+            self.episode.apply(action)
+        except IllegalMoveError:
+            self.episode.state.apply_action(action)  # the interpreter's message says why
+            raise
+        if self.follower is not None:
+            self.follower.after(self.episode.st)
 
     def player(self) -> int:
         return self.episode.player()
@@ -354,10 +391,22 @@ class KernelLine:
     def returns(self) -> list[float]:
         return self.episode.returns()
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance position, each outcome's action with its probability, by action
+        (from the kernel: the interpreter's outcomes and probabilities)."""
+        if self.ended:
+            return []
+        return sorted(self.entry.kernel.chance_outcomes(self.episode.st))
+
+    def tensor(self) -> np.ndarray:
+        """The observation tensor, flat, read from the kernel's state."""
+        return self.entry.seen.tensor(self.episode.st, self.follower)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> KernelLine:
         line = KernelLine.__new__(KernelLine)
         line.path, line.options, line.entry = self.path, self.options, self.entry
         line.episode = self.episode.copy()
+        line.follower = self.follower.copy() if self.follower is not None else None
         return line
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -400,11 +449,7 @@ class LudemeState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, each outcome's action with its probability."""
-        state = self.line.state
-        if self.line.ended or not state.is_chance:
-            return []
-        space = self.line.entry.space
-        return sorted((space.encode(move), float(p)) for move, p in state.chance_outcomes())
+        return self.line.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         self.line.then(int(action))
@@ -432,7 +477,7 @@ class PositionObserver:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: LudemeState, player: int) -> None:
-        self.tensor[:] = self.observer.tensor(state.line.state)
+        self.tensor[:] = state.line.tensor()
 
     def string_from(self, state: LudemeState, player: int) -> str:
         return state.line.state.to_text()

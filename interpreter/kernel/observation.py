@@ -182,6 +182,16 @@ class Follower:
         self._turn = int(st[kernel.sites + _H["H_TURN"]])
         self._board = kernel.board(st)  # the board before the next decision (memories)
 
+    def copy(self) -> Follower:
+        """A follower of its own from the same point (OpenSpiel clones states, and each clone
+        then goes its own way). Cheap: what a follower holds is never changed in place, only
+        replaced (`after` makes new tuples and arrays), so the copy shares it until then."""
+        other = Follower.__new__(Follower)
+        other.kernel, other.before, other.memory = self.kernel, self.before, self.memory
+        other._history, other._start = self._history, self._start
+        other._turn, other._board = self._turn, self._board
+        return other
+
     def after(self, st: np.ndarray) -> None:
         """Follow an action just made on `st`."""
         if self.memory:
