@@ -614,14 +614,22 @@ def lower_attacks(k: Lower, node: Node, test: Any) -> str:
     values = len(env.owner)
     size = env.topology.size
     roles = len(env.roles)
+    # Leaps to the same sites (a knight's and a promoted knight's) are looked at once, for
+    # the kinds of all of them.
+    leaps: dict[tuple[tuple[int, ...], ...], set[int] | None] = {}
     for t in parts:
-        kinds = k.table("attacking kinds", [1 if t.kinds is None or v in t.kinds else 0
-                                            for v in range(values)])
         if isinstance(t, LeapAttacks):
-            width = max(1, max(len(x) for x in t.targets))
-            targets = k.table("leap targets", [list(x) + [-1] * (width - len(x))
-                                               for x in t.targets])
-            calls.append(k.function("leap_attacks", f"""
+            key = tuple(t.targets)
+            if key in leaps and leaps[key] is None:
+                continue  # every kind already
+            leaps[key] = None if t.kinds is None else (leaps.get(key) or set()) | set(t.kinds)
+    for targets_of, attacking in leaps.items():
+        kinds = k.table("attacking kinds", [1 if attacking is None or v in attacking else 0
+                                            for v in range(values)])
+        width = max(1, max(len(x) for x in targets_of))
+        targets = k.table("leap targets", [list(x) + [-1] * (width - len(x))
+                                           for x in targets_of])
+        calls.append(k.function("leap_attacks", f"""
 def {{name}}(st, T, site, role):
     for i in range({width}):
         t = {targets}[site, i]
@@ -632,15 +640,57 @@ def {{name}}(st, T, site, role):
             return True
     return False
 """))
-            continue
-        rays = max(1, max(len(per) for by_role in t.looks for per in by_role))
-        length = max(1, max((len(ray) for by_role in t.looks for per in by_role for ray in per),
-                            default=1))
-        table = [[[list(ray) + [-1] * (length - len(ray)) for ray in t.looks[r][s]]
-                  + [[-1] * length] * (rays - len(t.looks[r][s])) for s in range(size)]
-                 for r in range(roles)]
-        looks = k.table("attack rays", table)
-        calls.append(k.function("ray_attacks", f"""
+    steps_and_slides = [t for t in parts if isinstance(t, RayAttacks)]
+    if steps_and_slides:
+        calls.insert(0, _lower_rays(k, steps_and_slides, values, size, roles))
+    body = "\n".join(f"    if {c}(st, T, site, role):\n        return True" for c in calls)
+    return k.function("attacks", f"""
+def {{name}}(st, T, site, role):
+{body}
+    return False
+""")
+
+
+def _lower_rays(k: Lower, tests: list[Any], values: int, size: int, roles: int) -> str:
+    """One kernel function `(st, T, site, role) -> bool` for all the steps' and slides'
+    reverse tests (RayAttacks): each line from the site is walked once, to its first piece,
+    which attacks if its role's and if one of the tests whose line reaches that far has
+    its kind. Lines of several tests in one direction (a rook's slide, a gold's step) are
+    one line, the longest (the others are its beginnings); `REACH[role, site, line, v]` is
+    how far along it a piece of board value v attacks from (0: not at all)."""
+    lines: list[list[list[list[int]]]] = []  # per role, site: the lines
+    reach: list[list[list[list[int]]]] = []  # per role, site, line: per value
+    for r in range(roles):
+        lines.append([])
+        reach.append([])
+        for s in range(size):
+            here: list[list[int]] = []
+            far: list[list[int]] = []
+            for t in tests:
+                for ray in t.looks[r][s]:
+                    ray = list(ray)
+                    i = next((i for i, line in enumerate(here)
+                              if line[:len(ray)] == ray[:len(line)]), None)
+                    if i is None:
+                        here.append(ray)
+                        far.append([0] * values)
+                        i = len(here) - 1
+                    elif len(ray) > len(here[i]):
+                        here[i] = ray
+                    for v in range(values):
+                        if t.kinds is None or v in t.kinds:
+                            far[i][v] = max(far[i][v], len(ray))
+            lines[r].append(here)
+            reach[r].append(far)
+    rays = max(1, max(len(here) for by_role in lines for here in by_role))
+    length = max(1, max((len(line) for by_role in lines for here in by_role for line in here),
+                        default=1))
+    looks = k.table("attack lines", [[[line + [-1] * (length - len(line)) for line in here]
+                                      + [[-1] * length] * (rays - len(here)) for here in by_role]
+                                     for by_role in lines])
+    reaches = k.table("attack reach", [[far + [[0] * values] * (rays - len(far))
+                                        for far in by_role] for by_role in reach])
+    return k.function("ray_attacks", f"""
 def {{name}}(st, T, site, role):
     for i in range({rays}):
         for j in range({length}):
@@ -649,15 +699,9 @@ def {{name}}(st, T, site, role):
                 break
             v = st[t]
             if v != 0:
-                if OWNER[v] == role and {kinds}[v] == 1:
+                if OWNER[v] == role and j < {reaches}[role, site, i, v]:
                     return True
                 break
-    return False
-"""))
-    body = "\n".join(f"    if {c}(st, T, site, role):\n        return True" for c in calls)
-    return k.function("attacks", f"""
-def {{name}}(st, T, site, role):
-{body}
     return False
 """)
 

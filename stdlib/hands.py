@@ -309,8 +309,11 @@ def {{name}}(st, T, mover, s, v):
                 acts[n] = {start} + s
                 tags[n] = tag
                 n += 1""" for i, start in zip(wanted, starts, strict=True))
+    holds = " or ".join(f"st[HELD + mover * HELD_KINDS + {i}] > 0" for i in wanted) or "False"
     generate = k.function("drop_from_hand", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
+    if not ({holds}):  # nothing to drop: the region is not worked out
+        return n
     buf = np.empty(N, np.int32)
     seen = np.zeros(N, np.bool_)
     m = 0

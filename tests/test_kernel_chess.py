@@ -156,3 +156,22 @@ def test_castling_rights_make_positions_differ() -> None:
     assert state.result is None and kernel.result(st) is None
     state, st = _line(game, kernel, text, [*moves, "e1-f1", "e8-f8"])
     assert state.reason == kernel.reason(st) == "threefold repetition"
+
+
+@pytest.mark.parametrize("fen", [  # Black's rook on a8 may move only when not in check
+    "r3k3/8/4K3/8/8/8/8/8 b - - 0 1",  # the king two squares off: no attack along the file
+    "r3k3/8/4Q3/8/8/8/8/K7 b - - 0 1",  # a queen there: check
+    "r3k3/8/8/8/8/8/8/K3R3 b - - 0 1",  # a rook far off on the file: check
+    "r3k3/3P4/8/8/8/8/8/K7 b - - 0 1",  # a pawn takes diagonally forward: check
+    "r3k3/8/3P4/8/8/8/8/K7 b - - 0 1",  # two rows off: not
+    "r3k3/8/2B5/8/8/8/8/K7 b - - 0 1",  # a bishop two squares off on the diagonal: check
+], ids=["king", "queen", "rook", "pawn", "pawn-far", "bishop"])
+def test_attacks_along_shared_lines(fen: str) -> None:
+    """A kernel looks along each line once for every piece that could attack along it (a
+    king's step and a queen's slide on the same file), each as far as it reaches: the
+    moves left to the king are the interpreter's."""
+    game, kernel = _kernel()
+    state = game.from_text(fen_to_text(fen))
+    assert kernel.legal_actions(kernel.encode(state)) == sorted(state.legal_actions())
+    rook = {str(m) for m in state.legal_moves() if str(m).startswith("a8")}
+    assert bool(rook) == (fen.startswith("r3k3/8/4K3") or "3P4" in fen.split("/")[2])
