@@ -42,7 +42,7 @@ def why_interpreted(game: Game) -> str | None:
         return cached  # type: ignore[no-any-return]
     why: str | None = None
     try:
-        build(game)
+        game.__dict__["_kernel_source"] = build(game)  # (kernel_for's, built once)
     except Unlowerable as exc:
         span = exc.node.span
         where = span.via[1] if span.via is not None else span  # a define's use in the file
@@ -64,6 +64,7 @@ def kernel_for(game: Game) -> Kernel | None:
         from interpreter.kernel.builder import build
         from interpreter.kernel.kernel import Kernel
 
-        kernel = Kernel(game, build(game))
+        built = game.__dict__.pop("_kernel_source", None)
+        kernel = Kernel(game, built if built is not None else build(game))
     game.__dict__["_kernel"] = kernel
     return kernel
