@@ -140,6 +140,18 @@ class Compiled:
 
         return KernelObserver(self.observer, self.kernel)
 
+    @functools.cached_property
+    def start_tensor(self) -> list[float]:
+        """The observation of the start position (OpenSpiel writes it at every observation,
+        for the tensor's shape: see `Line.tensor`)."""
+        return self.observer.tensor(self.game.initial_state())
+
+    @functools.cached_property
+    def kernel_start_tensor(self) -> np.ndarray:
+        """The observation of the start position, read from the kernel's start."""
+        st = self.kernel.start.copy()
+        return self.seen.tensor(st, self.seen.follower(st))
+
 
 _CACHE: dict[Key, Compiled] = {}
 
@@ -324,7 +336,10 @@ class Line:
         return sorted((space.encode(move), float(p)) for move, p in state.chance_outcomes())
 
     def tensor(self) -> list[float]:
-        """The observation tensor, flat."""
+        """The observation tensor, flat. (OpenSpiel's Python games learn the tensor's shape
+        from a new initial state's observation, at every observation: the start's is kept.)"""
+        if not self.actions:
+            return self.entry.start_tensor
         return self.entry.observer.tensor(self.state)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Line:
@@ -399,7 +414,10 @@ class KernelLine:
         return sorted(self.entry.kernel.chance_outcomes(self.episode.st))
 
     def tensor(self) -> np.ndarray:
-        """The observation tensor, flat, read from the kernel's state."""
+        """The observation tensor, flat, read from the kernel's state (the start's is kept,
+        as in Line.tensor)."""
+        if not self.episode.actions:
+            return self.entry.kernel_start_tensor
         return self.entry.seen.tensor(self.episode.st, self.follower)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> KernelLine:

@@ -150,9 +150,12 @@ def test_a_clone_follows_on_its_own() -> None:
                               seen[planes["castling: sites"]])
     again = np.array(clone.observation_tensor(0)).reshape(shape)
     assert np.array_equal(again, seen)  # the clone's follower did not follow the original
-    plain = openspiel.load(GAMES / "chess.game")
-    assert clone.observation_tensor(0) == plain.deserialize_state(
-        clone.serialize()).observation_tensor(0)
+    plain = openspiel.load(GAMES / "chess.game").new_initial_state()
+    for action in clone.history():
+        plain.apply_action(action)
+    assert clone.observation_tensor(0) == plain.observation_tensor(0)
+    back = pickle.loads(pickle.dumps(clone))  # (replayed in the kernel, followed anew)
+    assert back.observation_tensor(0) == plain.observation_tensor(0)
     assert clone.observation_string(0) == str(clone)  # (the text: replayed when asked)
 
 
@@ -208,3 +211,20 @@ def test_openspiels_mcts_searches_in_the_kernel() -> None:
     for action in (0, 4, 1, 5):
         state.apply_action(action)
     assert bot.step(state) == 2
+
+
+def test_the_benchmark_times_openspiel_games() -> None:
+    """Smoke test of benchmarks/pettingzoo_kernel.py --adapter openspiel (no timing is
+    asserted)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pettingzoo_kernel.py"),
+                          "--adapter", "openspiel", "--games", "tictactoe,backgammon",
+                          "--seconds", "0.2", "--runs", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    rows = run.stdout.strip().splitlines()
+    assert len(rows) == 4 and rows[3].startswith("| backgammon |"), run.stdout
+    cells = [c.strip().replace(",", "") for c in rows[2].strip("|").split("|")]
+    assert cells[0] == "tictactoe" and all(float(c) > 0 for c in cells[1:]), cells

@@ -180,7 +180,8 @@ class Follower:
         self._history = history
         self._start = st[:kernel.sites].copy()  # the board when the turn in progress began
         self._turn = int(st[kernel.sites + _H["H_TURN"]])
-        self._board = kernel.board(st)  # the board before the next decision (memories)
+        # The board before the next decision (memories), as State.board (of Python ints).
+        self._board: list[int] = st[:kernel.sites].tolist()
 
     def copy(self) -> Follower:
         """A follower of its own from the same point (OpenSpiel clones states, and each clone
@@ -209,7 +210,7 @@ class Follower:
         self._turn = turn
 
     def _remember(self, st: np.ndarray) -> None:
-        old, new = self._board, self.kernel.board(st)
+        old, new = self._board, st[:self.kernel.sites].tolist()
         changed = tuple(s for s, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
         self.memory = tuple([mem.update(old, new, changed, value) for mem, value
                              in zip(self.kernel.game.env.memories, self.memory, strict=True)])
