@@ -1,6 +1,6 @@
 """Write the docs' speed table from the benchmark, so that no number is pasted by hand.
 
-    python docs/update_speed.py [--seconds S]
+    python docs/update_speed.py [--seconds S] [--tables openspiel_ratios,playouts,...]
 
 Runs `benchmarks/openspiel_ratios.py --markdown --compile-times` (OpenSpiel must be installed:
 `pip install -e '.[openspiel]'`), `benchmarks/playouts.py`, `benchmarks/chess_perft.py`
@@ -21,26 +21,35 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "docs" / "includes" / "openspiel_ratios.md"
+TABLES = ("openspiel_ratios", "playouts", "chess_perft", "mcts_kernel", "mcts_kernel_5s")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=120.0,
                    help="measuring time given to the benchmark (default 120)")
+    p.add_argument("--tables", default="",
+                   help="comma-separated tables to write, of: " + ", ".join(TABLES)
+                   + " (default: all)")
     args = p.parse_args(argv)
-    command = [sys.executable, str(ROOT / "benchmarks" / "openspiel_ratios.py"), "--markdown",
-               "--compile-times", "--seconds", f"{args.seconds:g}"]
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    if run.returncode != 0:
-        print(run.stderr, file=sys.stderr, end="")
-        return run.returncode
+    wanted = [t for t in args.tables.split(",") if t] or list(TABLES)
+    unknown = [t for t in wanted if t not in TABLES]
+    if unknown:
+        p.error(f"no table {unknown[0]!r} (tables: {', '.join(TABLES)})")
     when = datetime.date.today().isoformat()
-    head = (f"<!-- written by docs/update_speed.py on {when} ({platform.machine()}, "
-            f"{platform.system()}): python benchmarks/openspiel_ratios.py --markdown "
-            f"--compile-times --seconds {args.seconds:g} -->\n\n")
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(head + run.stdout.strip() + "\n", encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    if "openspiel_ratios" in wanted:
+        command = [sys.executable, str(ROOT / "benchmarks" / "openspiel_ratios.py"),
+                   "--markdown", "--compile-times", "--seconds", f"{args.seconds:g}"]
+        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr, end="")
+            return run.returncode
+        head = (f"<!-- written by docs/update_speed.py on {when} ({platform.machine()}, "
+                f"{platform.system()}): python benchmarks/openspiel_ratios.py --markdown "
+                f"--compile-times --seconds {args.seconds:g} -->\n\n")
+        OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+        OUTPUT.write_text(head + run.stdout.strip() + "\n", encoding="utf-8")
+        print(f"wrote {OUTPUT.relative_to(ROOT)}")
     # Every game's playouts, and chess perft against python-chess: their tables as printed.
     for name, script, extra in (
             ("playouts.md", "playouts.py", ["--seconds", f"{args.seconds / 6:g}"]),
@@ -50,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
              ["--seconds", "2", "--games", "20", "--move-seconds", "0.2"]),
             ("mcts_kernel_5s.md", "mcts_kernel.py",
              ["--seconds", "5", "--only", "chess,go 9x9"])):
+        if name.removesuffix(".md") not in wanted:
+            continue
         run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *extra],
                              cwd=ROOT, capture_output=True, text=True)
         if run.returncode != 0:

@@ -1,11 +1,13 @@
-"""An episode played in a game's kernel, as the adapters (interpreter/openspiel.py) see it.
+"""An episode played in a game's kernel, as the adapters (interpreter/openspiel.py,
+interpreter/pettingzoo.py) see it.
 
 The kernel holds the position (an int64 array, changed in place by each action), so what
 search asks of every node — the legal actions, the player to move, whether the episode is
-over, the returns — is answered natively. What only the interpreter knows how to show — the
-position text, the observation tensor, chance outcomes with their exact probabilities — comes
-from the interpreter's State of the same position, replayed from the actions when first asked
-(each action is replayed once, however often it is asked).
+over, the returns — is answered natively; the adapters read the observation tensor from the
+kernel state too (interpreter/kernel/observation.py) and chance outcomes from
+`Kernel.chance_outcomes`. What only the interpreter knows how to show — the position text, an
+illegal action's reason — comes from the interpreter's State of the same position, replayed
+from the actions when first asked (each action is replayed once, however often it is asked).
 
 The episode ends as `interpreter.adapters` says: when the rules end the game, when the player
 to move has no legal move (a draw), or after `max_length` actions (a draw); players are people
