@@ -79,12 +79,11 @@ class _KernelTask:
     max_plies: int | None
 
 
-def _play_kernel(task: _KernelTask) -> list[tuple[str | None, int, str]]:
+def _play_kernel(task: _KernelTask) -> Playouts:
     game = _built(task.text, task.source, task.options)
     kernel = chosen_kernel(game, True)
     assert kernel is not None
-    found = kernel.playouts(list(task.seeds), task.max_plies)
-    return list(zip(found.winners, found.lengths, found.reasons, strict=True))
+    return kernel.playouts(list(task.seeds), task.max_plies)
 
 
 def chosen_kernel(game: Game, kernel: bool | None) -> Kernel | None:
@@ -133,10 +132,9 @@ def playouts(game: Game, n: int, seed: int | None = None, workers: int = 1,
                   for i in range(0, n, size)]
         out = Playouts()
         for part in run_local(chunks, workers, _play_kernel):
-            for winner, plies, reason in part:
-                out.winners.append(winner)
-                out.lengths.append(plies)
-                out.reasons.append(reason)
+            out.winners += part.winners
+            out.lengths += part.lengths
+            out.reasons += part.reasons
         return out
     out = Playouts()
     results: Iterator[tuple[str | None, int, str]]

@@ -294,14 +294,11 @@ class Kernel:
         self.module.playouts(self.tables, self.start,
                              np.array([s & 0xFFFFFFFF for s in seeds], np.uint32), bound,
                              winners, lengths, reasons)
-        out = Playouts()
-        players = self.game.players
-        for w, length, r in zip(winners.tolist(), lengths.tolist(), reasons.tolist(),
-                                strict=True):
-            out.winners.append(players[w] if w >= 0 else None)
-            out.lengths.append(length)
-            out.reasons.append(self.built.reasons[r] if w != PLAYING and r >= 0 else "")
-        return out
+        players, names = self.game.players, self.built.reasons
+        won = winners.tolist()
+        return Playouts([players[w] if w >= 0 else None for w in won], lengths.tolist(),
+                        [names[r] if w != PLAYING and r >= 0 else ""
+                         for w, r in zip(won, reasons.tolist(), strict=True)])
 
     def _bound(self, max_plies: int | None) -> int:
         bound = max_plies if max_plies is not None else 20 * self.sites
