@@ -523,7 +523,11 @@ class Env:
 
     @property
     def owner(self) -> tuple[int, ...]:
-        """owner[value]: the role owning a board value (NOBODY for empty)."""
+        """owner[value]: the role owning a board value (NOBODY for empty); once the pieces
+        are all declared (seal), the same tuple each time."""
+        sealed: tuple[int, ...] | None = self.__dict__.get("_owner")
+        if sealed is not None:
+            return sealed
         return (NOBODY, *(p.owner for p in self.pieces))
 
     def error(self, message: str, span: Span | None = None) -> None:
