@@ -214,13 +214,7 @@ class Observer:
         for role, plane in self.hand_planes:
             if state.hands and state.hands[role] >= 0:
                 self._fill(out, plane, float(state.hands[role]))
-        for field, first in zip(self.game.env.fields, self.field_planes, strict=True):
-            for plane, value in enumerate(field.observe(state), start=first):
-                if isinstance(value, dict):
-                    for site, amount in value.items():
-                        out[plane * n + site] = amount
-                elif value:
-                    self._fill(out, plane, value)
+        self.mark_fields(out, state)
         if self.before_plane is not None:
             board = state.board
             if state.before:
@@ -230,6 +224,19 @@ class Observer:
             self._pieces(out, self.before_plane, board)
         self.mark_memories(out, state.memory)
         return out
+
+    def mark_fields(self, out: MutableSequence[float], position: Any) -> None:
+        """Mark on `out` (flat) the planes of the state the game's ludemes declare
+        (stdlib/statefields.py), as each field observes `position` (a State, or what reads
+        the same attributes of another engine's position)."""
+        n = self.sites
+        for field, first in zip(self.game.env.fields, self.field_planes, strict=True):
+            for plane, value in enumerate(field.observe(position), start=first):
+                if isinstance(value, dict):
+                    for site, amount in value.items():
+                        out[plane * n + site] = amount
+                elif value:
+                    self._fill(out, plane, value)
 
     def mark_memories(self, out: MutableSequence[float], memory: Sequence[Any]) -> None:
         """Mark on `out` (flat) the planes of what the ludemes remember: `memory` holds the

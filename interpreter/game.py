@@ -44,6 +44,17 @@ if TYPE_CHECKING:
     from interpreter.playouts import Playouts
 
 
+
+def drawn_index(weights: Sequence[float], total: float, rng: random.Random) -> int:
+    """The index of a chance outcome drawn with its weight (`total` their sum), one number
+    from `rng`: how Game.draw draws, and the adapters that draw as it does."""
+    point = rng.random() * total
+    for i, weight in enumerate(weights):
+        point -= weight
+        if point < 0:
+            return i
+    return len(weights) - 1
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: the winner (a role name, or None for a draw) and why."""
@@ -1121,12 +1132,7 @@ class Game:
             kept = self._weights = (outcomes, [float(p) for _, p in outcomes],
                                     float(sum(p for _, p in outcomes)))
         _, weights, total = kept
-        point = rng.random() * total
-        for (move, _), weight in zip(outcomes, weights, strict=True):
-            point -= weight
-            if point < 0:
-                return move
-        return outcomes[-1][0]
+        return outcomes[drawn_index(weights, total, rng)][0]
 
     def _successor(self, state: State) -> State:
         """A copy of `state` that `_advance` may change: everything a move changes in place is

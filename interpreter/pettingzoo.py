@@ -49,7 +49,7 @@ from interpreter import load_game
 from interpreter.actions import ActionSpace, action_space
 from interpreter.adapters import Observer, is_stuck, max_length, person, player_to_move, returns
 from interpreter.errors import IllegalMoveError
-from interpreter.game import Game, State
+from interpreter.game import Game, State, drawn_index
 
 if TYPE_CHECKING:
     from interpreter.kernel.kernel import Kernel
@@ -149,14 +149,9 @@ class KernelPlay:
         kernel, st = self.kernel, self.episode.st
         while kernel.is_chance(st):
             outcomes = kernel.chance_outcomes(st)
-            point = rng.random()  # (times the probabilities' total, which is 1)
-            chosen = outcomes[-1][0]
-            for action, probability in outcomes:
-                point -= probability
-                if point < 0:
-                    chosen = action
-                    break
-            self._apply(chosen)
+            weights = [float(p) for _, p in outcomes]
+            total = float(sum(p for _, p in outcomes))  # (as Game.draw sums them)
+            self._apply(outcomes[drawn_index(weights, total, rng)][0])
 
     def player(self) -> int:
         return self.episode.player()

@@ -2625,6 +2625,8 @@ def lower_fly(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     """(fly [region] [of:] [if:] [unless:]): each of the mover's pieces (of the of: kind) to
     each empty site of the region (any without) where a piece may stand; the filters judged
     on the board after the move, To and From bound."""
+    from stdlib.sowing import region_mask
+
     given = keywords(node, {"of", "if", "unless"}, k)
     env = k.env
     of = given.get("of")
@@ -2637,12 +2639,7 @@ def lower_fly(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
     left = left_behind_table(k)
     start = k.action_start("move", node)
-    targets = "    for t in range(N):\n        inside[t] = True\n"
-    if args:
-        region = k.lower(args[0], "Region")
-        targets = ("    buf = np.empty(N, np.int32)\n"
-                   f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
-                   "        inside[buf[i]] = True\n")
+    prepare, inside = region_mask(k, args[0]) if args else ("", lambda t: "True")
     judge = lower_filters(k, given)
     admits = "True" if judge is None else k.function("flight_allowed", f"""
 def {{name}}(st, T, mover, s, t):
@@ -2656,13 +2653,12 @@ def {{name}}(st, T, mover, s, t):
 """) + "(st, T, mover, s, t)"
     generate = k.function("fly", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
-    inside = np.zeros(N, np.bool_)
-{targets}    for s in range(N):
+{prepare}    for s in range(N):
         v = st[s]
         if OWNER[v] != mover or {movable}[v] == 0:
             continue
         for t in range(N):
-            if t != s and inside[t] and st[t] == 0 and {allowed}[t] and {admits}:
+            if t != s and {inside("t")} and st[t] == 0 and {allowed}[t] and {admits}:
                 acts[n] = {start} + s * N + t
                 tags[n] = tag
                 n += 1

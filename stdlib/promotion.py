@@ -160,7 +160,7 @@ def lower_may_promote(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator
     promoting the piece, numbered in the promoted kind's block; the plain move left out
     where the piece would be stranded (a table by board value and site, asked of the moves
     as the interpreter asks them)."""
-    from stdlib.sowing import role_tables, sites_by_role
+    from stdlib.sowing import region_mask
 
     given = keywords(node, {"to", "in"}, k)
     env = k.env
@@ -175,25 +175,9 @@ def lower_may_promote(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator
     move_start = k.action_start("move", node)
     size = env.topology.size
     stranded = Stranded(env, k.compiled(args[0]))
-    by_role = sites_by_role(k, given["in"])
-    if by_role is not None:  # a zone by role (the usual): its mask, read for the role
-        mask = role_tables(k, by_role[0])[2]
-        inside = f"\n    r = {by_role[1]}"
-
-        def zone_has(site: str) -> str:
-            return f"{mask}[r, {site}]"
-    else:
-        zone = k.lower(given["in"], "Region")
-        inside = f"""
-    buf = np.empty(N, np.int32)
-    inside = np.zeros(N, np.bool_)
-    for i in range({zone}(st, T, mover, -1, -1, buf)):
-        inside[buf[i]] = True"""
-
-        def zone_has(site: str) -> str:
-            return f"inside[{site}]"
+    prepare, zone_has = region_mask(k, given["in"])
     value_table = k.table("promoted values", values)
-    # Only the pieces these moves move are asked about (of each value, on each site).
+    # By board value and site (read only for the pieces these moves move).
     stuck = k.table("stranded", [[int(env.owner[v] >= 0 and stranded(v, s))
                                   for s in range(size)] for v in range(len(env.owner))])
 
@@ -207,8 +191,8 @@ def lower_may_promote(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator
 def {{name}}(st, T, mover, acts, tags, n, tag):
     m = {moves.generate}(st, T, mover, acts, tags, n, tag)
     if m == n:
-        return m{inside}
-    end = m
+        return m
+{prepare}    end = m
     for i in range(n, m):
         a = acts[i] - {move_start}
         s = a // N

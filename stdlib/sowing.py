@@ -8,7 +8,7 @@ need it; sowing lifts a pile and drops its pieces one by one along the mover's t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from dsl.ast import Form, Node, Str
 from dsl.check import resolve
@@ -356,6 +356,21 @@ def role_tables(k: Lower, sites: list[tuple[int, ...]]) -> tuple[str, str, str]:
             k.table("sizes by role", [len(s) for s in sites]),
             k.table("mask by role", [[1 if x in s else 0 for x in range(size)]
                                      for s in sites]))
+
+
+def region_mask(k: Lower, node: Node) -> tuple[str, Callable[[str], str]]:
+    """A region's sites as a membership test inside a generated function: the lines (each
+    indented by four) that prepare it at the top of the body, and the test of a site's
+    source. A region that depends only on a role is its mask table, read for the role;
+    any other is listed once into a mask of the function's own."""
+    by_role = sites_by_role(k, node)
+    if by_role is not None:
+        mask = role_tables(k, by_role[0])[2]
+        return f"    r = {by_role[1]}\n", lambda site: f"{mask}[r, {site}] == 1"
+    region = k.lower(node, "Region")
+    return ("    inside = np.zeros(N, np.bool_)\n    buf = np.empty(N, np.int32)\n"
+            f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
+            "        inside[buf[i]] = True\n"), lambda site: f"inside[{site}]"
 
 
 def lower_region_by_role(k: Lower, node: Node) -> str | None:

@@ -158,12 +158,12 @@ def play(game: Any, games: int, seed: int, sfen: str | None = None,
     ends = []
     for number in range(games):
         where = f"game {number} (seed {seed}" + (f", from {sfen})" if sfen else ")")
-        at = start(sfen or str(spiel_shogi().new_initial_state()), game)
-        if kernel is not None:
+        at = None if sfen is None and kernel is None else \
+            start(sfen or str(spiel_shogi().new_initial_state()), game)
+        if at is not None and kernel is not None:
             at = (KernelState(game, kernel, kernel.encode(at[0])), at[1])
         end = lockstep(game, spiel_shogi(), ACTIONS, random_chooser(game_rng(seed, number)),
-                       label=label, where=where, max_plies=3000,
-                       start=None if sfen is None and kernel is None else at)
+                       label=label, where=where, max_plies=3000, start=at)
         ends.append(end)
     return ends
 

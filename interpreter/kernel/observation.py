@@ -135,9 +135,9 @@ class KernelObserver:
             for role, plane in obs.hand_planes:
                 if hands and hands[role] >= 0:
                     planes[plane] = float(hands[role])
-        fields = self.kernel.game.env.fields
-        if fields:
-            self._fields(planes, KernelView(self.kernel, st))
+        flat: Any = out  # (a float32 array takes the Observer's slice assignments)
+        if self.kernel.game.env.fields:
+            obs.mark_fields(flat, KernelView(self.kernel, st))
         if self.follows:
             assert follower is not None, "this game's observation needs a Follower"
             if obs.before_plane is not None:
@@ -146,23 +146,12 @@ class KernelObserver:
                     earlier[s] = v
                 self._pieces(planes, obs.before_plane, earlier)
             if follower.memory:
-                flat: Any = out  # (a float32 array takes the Observer's slice assignments)
                 obs.mark_memories(flat, follower.memory)
         return out
 
     def _pieces(self, planes: np.ndarray, first: int, board: np.ndarray) -> None:
         """Mark the pieces of `board` on the kind planes from plane `first`."""
         planes[first:first + self.observer.kinds] = self._marks[board].T
-
-    def _fields(self, planes: np.ndarray, view: Any) -> None:
-        obs = self.observer
-        for field, first in zip(self.kernel.game.env.fields, obs.field_planes, strict=True):
-            for plane, value in enumerate(field.observe(view), start=first):
-                if isinstance(value, dict):
-                    for site, amount in value.items():
-                        planes[plane, site] = amount
-                elif value:
-                    planes[plane] = value
 
 
 class Follower:
