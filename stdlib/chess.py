@@ -84,7 +84,9 @@ class Attacked:
         self.known = value_sites(env) if self.lines is not None else None
         self.owner = env.owner
         self._near: dict[tuple[int, int], tuple[dict[int, list[int]], tuple[int, ...]]] = {}
-        self._bad: dict[tuple[int, tuple[int, ...]], tuple[bool, ...]] = {}
+        # Per (attacker, region's values): per board value, whether putting it anywhere needs
+        # the exact test, as a tuple and as a bitset.
+        self._bad: dict[tuple[int, tuple[int, ...]], tuple[tuple[bool, ...], int]] = {}
 
     def near(self, role: int, site: int, found: tuple[Line, ...]
              ) -> tuple[dict[int, list[int]], tuple[int, ...]]:
@@ -213,16 +215,23 @@ class Attacked:
                                 guarded.update(between)
                             break
                         between.append(t)
-        bad = self._bad.get((role, tuple(values)))
-        if bad is None:  # per board value: does putting it anywhere need the exact test?
-            bad = self._bad[(role, tuple(values))] = tuple(
-                o == role or v in values for v, o in enumerate(owner))
+        key = (role, tuple(values))
+        known = self._bad.get(key)
+        if known is None:  # per board value: does putting it anywhere need the exact test?
+            bad_values = tuple(o == role or v in values for v, o in enumerate(owner))
+            known = self._bad[key] = (bad_values, sum(1 << v for v, b in enumerate(bad_values)
+                                                      if b))
+        bad, bad_bits = known
         # Sites where any change needs the exact test (the region's; a pinned piece's, which
         # only ever leaves its site).
-        danger = frozenset(sites) | pinned
-
         if not guarded:
-            return _Unpinned(danger, bad, exact)
+            danger_bits = 0
+            for s in sites:
+                danger_bits |= 1 << s
+            for s in pinned:
+                danger_bits |= 1 << s
+            return _Unpinned(danger_bits, bad_bits, exact)
+        danger = frozenset(sites) | pinned
 
         def safe_guarded(move: Move) -> bool:
             emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
@@ -238,31 +247,24 @@ class Attacked:
 class _Unpinned(MoveScreen):
     """Attacked's screen on a position with no line opened by emptying one of several sites
     (see Attacked.screen): a move changing none of the `danger` sites and putting no `bad`
-    value passes; any other is judged `exact`ly. Judges a whole list in one loop."""
+    value (both bitsets) passes; any other is judged `exact`ly. Judges a whole list in one
+    loop, each move by its bitsets (Move.masks)."""
 
     __slots__ = ("danger", "bad", "exact")
 
-    def __init__(self, danger: frozenset[int], bad: tuple[bool, ...],
-                 exact: Callable[[Move], bool]) -> None:
+    def __init__(self, danger: int, bad: int, exact: Callable[[Move], bool]) -> None:
         self.danger, self.bad, self.exact = danger, bad, exact
 
     def __call__(self, move: Move) -> bool:
-        danger, bad = self.danger, self.bad
-        for s, v in move.changes:
-            if s in danger or bad[v]:
-                return self.exact(move)
-        return True
+        sites, values = move._masks or move.masks()
+        return not (sites & self.danger or values & self.bad) or self.exact(move)
 
     def judge(self, moves: Sequence[Move]) -> list[bool]:
         danger, bad, exact = self.danger, self.bad, self.exact
         out = []
         for move in moves:
-            for s, v in move.changes:
-                if s in danger or bad[v]:
-                    out.append(exact(move))
-                    break
-            else:
-                out.append(True)
+            sites, values = move._masks or move.masks()
+            out.append(True if not (sites & danger or values & bad) else exact(move))
         return out
 
 

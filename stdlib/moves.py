@@ -1417,6 +1417,38 @@ def _explain_later(ctx: Ctx, later: tuple[Moves, ...], chosen: Sequence[Move],
             ctx.explain.setdefault(m.key, why or f"{kind} is available, and it comes first")
 
 
+def _listed_once(plan: list[tuple[Moves, bool, bool]], last_maybe: Moves | None,
+                 ctx: Ctx) -> list[Move]:
+    """any-of's moves when the alternatives that may meet make each move once per game (a
+    duplicate is the same object): every alternative listed first (a generator may list
+    moves within its own work, e.g. judging a condition), then each move that may be a
+    duplicate kept only if not marked by this listing's token (Move._listed)."""
+    lists = [alt(ctx) for alt, _, _ in plan]
+    token = object()
+    out: list[Move] = []
+    first = True  # no move marked yet
+    for (alt, maybe, alone), moves in zip(plan, lists, strict=True):
+        if not moves:
+            continue
+        if not maybe:
+            out.extend(moves)
+            continue
+        if alone:  # no move twice in its own list: only those listed already go
+            fresh = moves if first else [m for m in moves if m._listed is not token]
+            out.extend(fresh)
+            if alt is not last_maybe:  # (a later one may meet them)
+                for m in fresh:
+                    m._listed = token
+            first = False
+        else:
+            for m in moves:
+                if m._listed is not token:
+                    m._listed = token
+                    out.append(m)
+            first = False
+    return out
+
+
 @ludeme("any-of")
 def any_of(*alternatives: Moves) -> Moves:
     """All the moves of all the alternatives: the mover chooses any one.
@@ -1477,6 +1509,8 @@ def any_of(*alternatives: Moves) -> Moves:
                                      for r, maybe in zip(reaches, flags, strict=True) if maybe)
             last_maybe[mover] = next((alt for alt, maybe, _ in reversed(plan) if maybe), None)
         identity = by_identity[mover]
+        if identity and not ctx.probe:
+            return _listed_once(plan, last_maybe[mover], ctx)
         seen: set[Any] | None = None
         held: list[Sequence[Move]] = []  # moves listed that may be offered again, not in seen
         for alt, maybe, alone in plan:

@@ -30,7 +30,8 @@ class Move:
     equal when their notation is. (A chance outcome changes no site: its `sites` are the
     values rolled, which its notation writes.)"""
 
-    __slots__ = ("kind", "sites", "changes", "names", "actions", "_changed", "code")
+    __slots__ = ("kind", "sites", "changes", "names", "actions", "_changed", "code", "_masks",
+                 "_listed")
 
     def __init__(self, kind: str, sites: tuple[int, ...], changes: tuple[tuple[int, int], ...],
                  names: tuple[str, ...], actions: tuple[Any, ...] = ()) -> None:
@@ -45,6 +46,22 @@ class Move:
         # The move's integer action, once its game's action space has numbered it (a move
         # belongs to one game; see interpreter/actions.py).
         self.code: int | None = None
+        self._masks: tuple[int, int] | None = None
+        # The listing that last listed it (any-of's token: a move listed twice is one
+        # object, told by this mark without a set of ids).
+        self._listed: object = None
+
+    def masks(self) -> tuple[int, int]:
+        """The sites the move changes and the board values it puts there, each as a bitset
+        (worked out once: a screen judging many moves tests them with two ANDs)."""
+        masks = self._masks
+        if masks is None:
+            sites = values = 0
+            for s, v in self.changes:
+                sites |= 1 << s
+                values |= 1 << v
+            masks = self._masks = (sites, values)
+        return masks
 
     @property
     def changed(self) -> tuple[int, ...]:
