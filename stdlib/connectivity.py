@@ -591,7 +591,7 @@ class _ChainScreen(MoveScreen):
     without), from the chains of the position (or of the board, when it is no position's)."""
 
     __slots__ = ("r", "board", "owner", "adjacency", "liberty_bit", "near", "near_mask",
-                 "tracker", "data", "taken")
+                 "tracker", "data", "taken", "passing")
 
     def __init__(self, region: Surrounded, ctx: Ctx) -> None:
         self.r = region.role(ctx)
@@ -607,6 +607,9 @@ class _ChainScreen(MoveScreen):
         # Once placements of other pieces are judged: per site, the sites of r's chains whose
         # only liberty it is (what a piece put there takes).
         self.taken: dict[int, list[int]] | None = None
+        # Once placements of r's pieces are judged: the value, and the empty sites where
+        # putting it certainly leaves every chain of r's a liberty (as a bitset).
+        self.passing: tuple[int, int] | None = None
 
     def _liberties(self, site: int) -> int:
         """The liberties of the chain holding `site`, as a bitset."""
@@ -645,6 +648,19 @@ class _ChainScreen(MoveScreen):
         return True
 
     def then(self, changes: Changes) -> Changes | None:
+        passing = self.passing
+        if passing is not None and len(changes) > 1:
+            # A placement of r's judged to leave every chain a liberty, then pieces of other
+            # roles taken off (a capture): taking them only frees liberties, so it still does.
+            site, value = changes[0]
+            board, owner, r = self.board, self.owner, self.r
+            if value == passing[0] and passing[1] >> site & 1 and board[site] == EMPTY:
+                for s, v in changes[1:]:
+                    u = board[s]
+                    if v != EMPTY or u == EMPTY or owner[u] == r or s == site:
+                        break
+                else:
+                    return ()
         return None if self._after(changes, True) else ()
 
     def _after(self, changes: Changes, first: bool = False) -> list[int]:
@@ -780,6 +796,7 @@ class _ChainScreen(MoveScreen):
                         break
             else:
                 some |= low
+        self.passing = (value, ~some)
         return ~some, some
 
 
