@@ -345,7 +345,8 @@ class MCTSAgent:
         # The native search's last tree and the node of the move it chose (see _kept).
         self.last: tuple[NativeTree, int] | None = None
         self.report: SearchReport | None = None
-        # The last search's tree (its root), to look at.
+        # The last search's tree (its root), to look at (a native tree is renumbered when the
+        # next search keeps part of it).
         self.tree: Node | KernelNode | NativeNode | None = None
 
     def choose(self, state: State) -> Move:
