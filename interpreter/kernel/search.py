@@ -333,15 +333,16 @@ class NativeTree:
         from interpreter.kernel.differential import difference
 
         kernel = self.kernel
-        turn_at = kernel.sites + _header("H_TURN")
-        board = list(state.board)
+        sites = kernel.sites
+        turn_at = sites + _header("H_TURN")
+        board = np.asarray(state.board, np.int64)
         queue = deque([(start, self.state(start))])
         looked = 0
         while queue and looked < most:
             node, st = queue.popleft()
             looked += 1
             turn = int(st[turn_at])
-            if turn == state.turn and kernel.board(st) == board \
+            if turn == state.turn and np.array_equal(st[:sites], board) \
                     and difference(kernel.game, kernel, state, st) is None:
                 return node
             if turn > state.turn:
@@ -358,15 +359,18 @@ class NativeTree:
         nodes' statistics, proofs and untried moves, renumbered from 0 in their order), the
         rest of the tree dropped."""
         n = self.nodes
-        up = np.where(self.parent[:n] >= 0, self.parent[:n], n)  # (n: outside)
-        inside = np.zeros(n + 1, np.bool_)
-        inside[node] = True
-        while True:  # a level deeper each time round
-            grown = inside[:n] | inside[up]
-            if np.array_equal(grown, inside[:n]):
+        # Every node's pointer jumps up the tree, doubling its stride each time round, until
+        # it rests on `node` (made to point at itself: the node and those below it) or on n
+        # (past the root: the rest).
+        up = np.append(self.parent[:n], n).astype(np.int64)
+        up[0] = up[n] = n
+        up[node] = node
+        while True:
+            jumped = up[up]
+            if np.array_equal(jumped, up):
                 break
-            inside[:n] = grown
-        kept = np.flatnonzero(inside[:n])  # (node first: a parent comes before its children)
+            up = jumped
+        kept = np.flatnonzero(up[:n] == node)  # (node first: parents before their children)
         number = np.full(n + 1, -1, np.int32)
         number[kept] = np.arange(kept.size, dtype=np.int32)
         links = ("parent", "first", "last", "sibling")
