@@ -1,7 +1,7 @@
 """MCTS in a game's kernel against MCTS in the interpreter (issue 26, item 6).
 
     python benchmarks/mcts_kernel.py [--seconds S] [--games N] [--move-seconds T] [--seed N]
-                                     [--only NAME,...]
+                                     [--against interpreted,kernel-tree] [--only NAME,...]
 
 Two tables, Markdown on stdout:
 
@@ -12,9 +12,14 @@ Two tables, Markdown on stdout:
    random games native (`native=False`, the kernel agent before the native search), and
    interpreted (`kernel=False`); each searching for `--seconds` (default 3) at a time, the
    median of three searches.
-2. Native MCTS against the Python-tree kernel MCTS at equal time per move (`--move-seconds`,
-   default 0.2) on Connect Four and Hex 9x9: `--games` games (default 20), the two taking
-   each side in turn; the native agent's wins, draws, losses and score.
+2. The native MCTS (as the REPL's `mcts:5s` plays: its tree kept between moves) against
+   the interpreted MCTS, the agent before the kernels (issue 26: "today's agent"), at equal
+   time per move (`--move-seconds`, default 0.2) on Connect Four and Hex 9x9: `--games`
+   games (default 20), the two taking each side in turn; the native agent's wins, draws,
+   losses, its score (a draw is half a win) with its 95% Wilson interval, and the mean
+   iterations per move of each side. `--against kernel-tree` (or both, comma-separated)
+   plays it against the Python tree over kernel states instead (`native=False`), which
+   has the native random games and so many more iterations than the interpreter.
 
 `--only` keeps the games whose label contains one of the names (case-insensitive).
 A benchmark, not a test: the numbers depend on the machine and its load.
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +40,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing
 from benchmarks.common import markdown_table  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.agents import MCTSAgent  # noqa: E402
+from interpreter.analyze import wilson  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 from interpreter.kernel import kernel_for, why_interpreted  # noqa: E402
 
@@ -48,6 +55,31 @@ WAYS: list[tuple[str, dict[str, bool]]] = [
     ("native", {"kernel": True}), ("kernel tree", {"kernel": True, "native": False}),
     ("interpreted", {"kernel": False})]
 DUELS: list[Spec] = [("connectfour.game", {}, "Connect Four"), ("hex.game", {"size": 9}, "Hex 9x9")]
+# The opponents of the duels: (label, MCTSAgent's keywords).
+OPPONENTS: dict[str, dict[str, bool]] = {"interpreted": {"kernel": False},
+                                         "kernel-tree": {"kernel": True, "native": False}}
+
+
+@dataclass
+class Duel:
+    """The native agent's results in a duel, and each side's iterations per move."""
+
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    native: list[int] = field(default_factory=list)
+    other: list[int] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.won + self.drawn + self.lost
+
+    def row(self, label: str, against: str) -> list[str]:
+        score = self.won + self.drawn / 2
+        low, high = wilson(score, self.games)  # type: ignore[arg-type]
+        return [label, against, str(self.games), str(self.won), str(self.drawn), str(self.lost),
+                f"{score / self.games:.0%}", f"{low:.0%}–{high:.0%}",
+                f"{statistics.mean(self.native):,.0f}", f"{statistics.mean(self.other):,.0f}"]
 
 
 def why(game: Game) -> str:
@@ -70,25 +102,28 @@ def rate(game: Game, way: dict[str, bool], seconds: float, seed: int) -> float:
     return statistics.median(rates)
 
 
-def duel(game: Game, games: int, move_seconds: float, seed: int) -> tuple[int, int, int]:
-    """Native MCTS against MCTS with its tree in Python over kernel states: the native
-    agent's wins, draws, losses."""
-    won = drawn = lost = 0
+def duel(game: Game, games: int, move_seconds: float, seed: int,
+         against: dict[str, bool]) -> Duel:
+    """Native MCTS against MCTS searching the `against` way, sides alternating."""
+    out = Duel()
     for i in range(games):
         side = i % 2  # the native agent's role
-        agents = [MCTSAgent(None, move_seconds, seed=seed + 2 * i + 1, kernel=True,
-                            native=False) for _ in range(2)]
+        agents = [MCTSAgent(None, move_seconds, seed=seed + 2 * i + 1, **against)
+                  for _ in range(2)]
         agents[side] = MCTSAgent(None, move_seconds, seed=seed + 2 * i, kernel=True)
         state = game.initial_state()
         while not state.is_over and state.legal_moves():
-            state = state.play(agents[state.to_move].choose(state))
+            agent = agents[state.to_move]
+            state = state.play(agent.choose(state))
+            assert agent.report is not None
+            (out.native if agent is agents[side] else out.other).append(agent.report.iterations)
         if state.winner is None:
-            drawn += 1
+            out.drawn += 1
         elif game.players.index(state.winner) == side:
-            won += 1
+            out.won += 1
         else:
-            lost += 1
-    return won, drawn, lost
+            out.lost += 1
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,9 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--move-seconds", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", default="interpreted",
+                        help="the duels' opponents, comma-separated: " + ", ".join(OPPONENTS))
     parser.add_argument("--only", default="", help="comma-separated parts of game labels")
     args = parser.parse_args(argv)
     only = [w.strip().lower() for w in args.only.split(",") if w.strip()]
+    opponents = [w.strip() for w in args.against.split(",") if w.strip()]
+    if any(w not in OPPONENTS for w in opponents):
+        parser.error(f"--against: one of {', '.join(OPPONENTS)}, not {args.against!r}")
 
     def chosen(specs: list[Spec]) -> list[Spec]:
         return [s for s in specs if not only or any(w in s[2].lower() for w in only)]
@@ -124,15 +164,17 @@ def main(argv: list[str] | None = None) -> int:
     for name, options, label in chosen(DUELS):
         game = load(name, options)
         if kernel_for(game) is None:
-            body.append([label, "", "", "", "", why(game)])
+            body.append([label, "", "", "", "", "", "", "", "", "", why(game)])
             continue
-        won, drawn, lost = duel(game, args.games, args.move_seconds, args.seed)
-        score = (won + drawn / 2) / args.games
-        body.append([label, str(won), str(drawn), str(lost), f"{score:.0%}", ""])
-    print(f"\nNative MCTS against kernel-tree MCTS, {args.move_seconds:g} s a move each, "
-          f"{args.games} games, sides alternating:\n")
-    print(markdown_table(["game", "native wins", "draws", "losses", "native score", "note"],
-                         body))
+        for against in opponents:
+            result = duel(game, args.games, args.move_seconds, args.seed, OPPONENTS[against])
+            body.append([*result.row(label, against), ""])
+    print(f"\nNative MCTS against {' and '.join(opponents)} MCTS, {args.move_seconds:g} s a "
+          "move each, sides alternating (score: a draw is half a win; its 95% Wilson "
+          "interval; the mean iterations per move of each side):\n")
+    print(markdown_table(["game", "opponent", "games", "native wins", "draws", "losses",
+                          "native score", "95% interval", "native its/move",
+                          "opponent its/move", "note"], body))
     return 0
 
 

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             ("chess_perft.md", "chess_perft.py",
              ["--depth", "3", "--positions", "start,kiwipete", "--runs", "3", "--top", "0"]),
             ("mcts_kernel.md", "mcts_kernel.py",
-             ["--seconds", "2", "--games", "20", "--move-seconds", "0.2"]),
+             ["--seconds", "2", "--games", "100", "--move-seconds", "0.2"]),
             ("mcts_kernel_5s.md", "mcts_kernel.py",
              ["--seconds", "5", "--only", "chess,go 9x9"])):
         if name.removesuffix(".md") not in wanted:

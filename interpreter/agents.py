@@ -7,7 +7,7 @@
   (`Game.playout`); wins and losses it can prove are settled exactly (MCTS-Solver). When the
   game has a kernel (interpreter/kernel) the whole search runs natively in it
   (interpreter/kernel/search.py): the same search, many times the iterations in the same
-  time.
+  time, and its tree kept from one move to the next.
 
 A search budget is a number of iterations (`mcts:2000`), a time (`mcts:2s`), or both
 (`mcts:2000:2s`, whichever runs out first). With an iteration budget alone, the same seed
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from interpreter.kernel.kernel import Kernel
-    from interpreter.kernel.search import NativeNode
+    from interpreter.kernel.search import NativeNode, NativeTree
 
 
 class Agent(Protocol):
@@ -49,13 +49,15 @@ class SearchReport:
     """What the last search did: iterations (random games) run, seconds spent, and the chosen
     move's expected score for the seat to move (0 = sure loss, 1 = sure win), measured over
     `samples` of those games (its 95% Wilson interval says how sure that is), or `proven`
-    exactly by the search."""
+    exactly by the search. `kept`: the games the search started with, kept from the last
+    move's search (they are not in `iterations`; they are in `samples`)."""
 
     iterations: int
     seconds: float
     expected: float
     samples: int = 0
     proven: bool = False
+    kept: int = 0
 
     def interval(self) -> tuple[float, float]:
         """The 95% Wilson interval of the expected score (exact when proven)."""
@@ -67,8 +69,10 @@ class SearchReport:
 
     def __str__(self) -> str:
         games = "playout" if self.iterations == 1 else "playouts"
-        if self.iterations == 0:
+        if self.iterations == 0 and not self.kept:
             return "the only legal move"
+        if self.kept:
+            games += f" (and {self.kept} kept from the last move)"
         if self.proven:
             outcome = {1.0: "win", 0.0: "loss"}.get(self.expected, "draw")
             return f"{self.iterations} {games}, a proven {outcome}"
@@ -319,22 +323,30 @@ class MCTSAgent:
     In a kernel the search runs natively (`native`, the default: interpreter/kernel/search.py,
     its tree a NativeTree seen through NativeNode views), or grows a tree of KernelNodes in
     Python over kernel states (native=False: the kernel search before the native one, kept
-    to compare with)."""
+    to compare with). The native search keeps its tree from one move to the next (`keep`,
+    the default): when the position it is asked about lies in the subtree of the move it
+    chose last (the opponent's reply, or its own next decision), that subtree — its
+    statistics, proofs and untried moves — is where the new search starts (the report's
+    `kept`); any other position starts a new tree. The other trees start anew each move."""
 
     # (A time budget is checked between batches of native iterations, each about this long.)
     BATCH_SECONDS = 0.01
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None,
                  seed: int | None = None, exploration: float = 1.0,
-                 kernel: bool | None = None, native: bool = True) -> None:
+                 kernel: bool | None = None, native: bool = True, keep: bool = True) -> None:
         self.budget = Budget(iterations, seconds)
         self.name = f"mcts:{self.budget.spelling()}"
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.kernel = kernel  # None: search in the game's kernel when it has one (see choose)
         self.native = native
+        self.keep = keep
+        # The native search's last tree and the node of the move it chose (see _kept).
+        self.last: tuple[NativeTree, int] | None = None
         self.report: SearchReport | None = None
-        # The last search's tree (its root), to look at.
+        # The last search's tree (its root), to look at (a native tree is renumbered when the
+        # next search keeps part of it).
         self.tree: Node | KernelNode | NativeNode | None = None
 
     def choose(self, state: State) -> Move:
@@ -344,12 +356,16 @@ class MCTSAgent:
         game = state.game
         if state.is_chance:  # chance decides: nothing to think about
             return game.draw(state, self.rng)
+        kernel = search_kernel(game, self.kernel)
+        if kernel is not None and self.native:  # compiled (or loaded) before the clock starts
+            from interpreter.kernel.search import NativeTree
+
+            NativeTree.compile(kernel)
         self.budget.begin()
         moves = legal_moves(state)
         if len(moves) == 1:
             self.report = SearchReport(0, self.budget.elapsed(), 0.5)
             return moves[0]
-        kernel = search_kernel(game, self.kernel)
         if kernel is not None and self.native:
             return self._choose_native(kernel, state)
         if kernel is not None:
@@ -364,10 +380,10 @@ class MCTSAgent:
         self._report(i, best)
         return best.move
 
-    def _report(self, i: int, best: Node | KernelNode | NativeNode) -> None:
+    def _report(self, i: int, best: Node | KernelNode | NativeNode, kept: int = 0) -> None:
         expected = best.proven[best.seat] if best.proven else best.reward / best.visits
         self.report = SearchReport(i, self.budget.elapsed(), expected, best.visits,
-                                   proven=bool(best.proven))
+                                   proven=bool(best.proven), kept=kept)
 
     def _choose_in(self, kernel: Kernel, state: State) -> Move:
         from interpreter.actions import action_space
@@ -384,18 +400,20 @@ class MCTSAgent:
     def _choose_native(self, kernel: Kernel, state: State) -> Move:
         """The search in the kernel's native code, in batches of iterations: one batch for an
         iteration budget alone (the same seed, the same search), batches of about
-        BATCH_SECONDS with a time budget, the clock read between them. The search is
-        compiled (or loaded from numba's cache) before the clock starts."""
+        BATCH_SECONDS with a time budget, the clock read between them. The search goes on
+        in the subtree of the last search's tree that `state` was reached in (`kept`)."""
         from interpreter.actions import action_space
         from interpreter.kernel.search import UNPROVEN, NativeNode, NativeTree
 
-        NativeTree.compile(kernel)
         budget = self.budget
-        budget.begin()
         limit = budget.iterations
         timed = budget.seconds is not None
-        nodes = 1 << 14 if timed or limit is None else min(limit + 1, 1 << 20)
-        tree = NativeTree(kernel, kernel.encode(state), nodes)
+        st = kernel.encode(state)
+        tree = self._kept(kernel, state, st)
+        if tree is None:
+            nodes = 1 << 14 if timed or limit is None else min(limit + 1, 1 << 20)
+            tree = NativeTree(kernel, st, nodes)
+        kept = int(tree.visits[0])
         root = self.tree = NativeNode(tree, 0)
         seed = self.rng.getrandbits(32)
         i = 0
@@ -410,8 +428,24 @@ class MCTSAgent:
                 left = min(self.BATCH_SECONDS, budget.seconds - elapsed)
                 batch = max(1, min(4 * batch, int(i / max(elapsed, 1e-6) * left)))
         best = self._best(root)
-        self._report(i, best)
+        self._report(i, best, kept)
+        self.last = (tree, best.index) if self.keep else None
         return action_space(state.game).decode(state, best.action)
+
+    def _kept(self, kernel: Kernel, state: State, st: np.ndarray) -> NativeTree | None:
+        """The last search's tree with the node of `state` (the move it chose, or a
+        position after it) made its root, the rest dropped; None if there is none."""
+        if self.last is None:
+            return None
+        tree, chosen = self.last
+        self.last = None
+        if tree.kernel is not kernel:
+            return None
+        node = tree.find(state, chosen)
+        if node < 0:
+            return None
+        tree.keep(node, st)
+        return tree
 
     def _iterate_in(self, kernel: Kernel, root: KernelNode) -> None:
         """An iteration of _iterate in the kernel's tree."""

@@ -101,6 +101,18 @@ def test_visits_add_up_to_the_iterations(name: str) -> None:
     assert tree.run(2000, 1, 1.0) == 2000
     assert tree.visits[0] == 2000
     assert sum(int(tree.visits[c]) for c in tree.children(0)) == 2000
+    statistics_add_up(tree)
+    # Each node's state is its parent's with its action made (replayed from the root).
+    for node in tree.children(0)[:3]:
+        st = kernel.encode(game.initial_state())
+        kernel.apply(st, int(tree.action[node]))
+        assert np.array_equal(tree.state(node), st)
+
+
+def statistics_add_up(tree: NativeTree) -> None:
+    """A node's visits are its own first one plus its children's (more if it is proven: a
+    proven node is visited again without going below), its summed score at most its visits,
+    and it was moved into by the role to move at its parent."""
     for node in range(1, tree.nodes):
         below = sum(int(tree.visits[c]) for c in tree.children(node))
         if tree.proof(node) is None:
@@ -109,11 +121,75 @@ def test_visits_add_up_to_the_iterations(name: str) -> None:
             assert tree.visits[node] >= 1 + below
         assert 0 <= tree.value[node] <= tree.visits[node]
         assert tree.seat[node] == tree.mover[tree.parent[node]]
-    # Each node's state is its parent's with its action made (replayed from the root).
-    for node in tree.children(0)[:3]:
-        st = kernel.encode(game.initial_state())
+
+
+def subtree(tree: NativeTree, node: int) -> tuple[object, ...]:
+    """What the tree knows below a node (and of it, but for the role that moved into it):
+    its action, mover, visits, summed score, proof, untried moves, and its children's."""
+    at, left = int(tree.pool_at[node]), int(tree.pool_left[node])
+    untried = list(zip(tree.pool_act[at:at + left].tolist(),
+                       tree.pool_tag[at:at + left].tolist(), strict=True)) if at >= 0 else None
+    return (int(tree.action[node]), int(tree.tag[node]), int(tree.mover[node]),
+            int(tree.visits[node]), float(tree.value[node]), int(tree.proven[node]), untried,
+            [subtree(tree, c) for c in tree.children(node)])
+
+
+def test_a_subtree_is_kept_for_the_next_search() -> None:
+    """The node of the position two moves on is found, made the root with all it knew
+    (renumbered from 0, the rest dropped), and the search goes on from it."""
+    game, kernel = kernel_of("connectfour.game")
+    start = game.initial_state()
+    tree = NativeTree(kernel, kernel.encode(start))
+    tree.run(3000, 7, 1.0)
+    mine = max(tree.children(0), key=lambda c: int(tree.visits[c]))
+    reply = max(tree.children(mine), key=lambda c: int(tree.visits[c]))
+    after = start.apply_action(int(tree.action[mine])).apply_action(int(tree.action[reply]))
+    assert tree.find(start, mine) == -1  # (not at or below the move: the start)
+    assert tree.find(after, 0) == tree.find(after, mine) == reply
+    before = subtree(tree, reply)
+    size = sum(1 for n in range(tree.nodes) if _below(tree, n, reply))
+    tree.keep(reply, kernel.encode(after))
+    assert tree.nodes == size and tree.seat[0] == -1 and tree.parent[0] == -1
+    assert subtree(tree, 0) == before
+    assert np.array_equal(tree.root, kernel.encode(after))
+    kept = int(tree.visits[0])
+    assert tree.run(1000, 8, 1.0) == 1000
+    assert tree.visits[0] == kept + 1000
+    statistics_add_up(tree)
+    for node in tree.children(0)[:3]:  # the states replayed from the new root
+        st = kernel.encode(after)
         kernel.apply(st, int(tree.action[node]))
         assert np.array_equal(tree.state(node), st)
+
+
+def _below(tree: NativeTree, node: int, top: int) -> bool:
+    while node > top:
+        node = int(tree.parent[node])
+    return node == top
+
+
+def test_the_agent_goes_on_with_the_tree_of_the_position_it_is_asked_about() -> None:
+    game, _ = kernel_of("connectfour.game")
+    state = game.initial_state()
+    agent, fresh = MCTSAgent(2000, seed=1), MCTSAgent(2000, seed=1, keep=False)
+    move = agent.choose(state)
+    assert fresh.choose(state) == move
+    assert isinstance(agent.tree, NativeNode) and agent.report is not None
+    assert agent.report.kept == 0
+    mine = max(agent.tree.children, key=lambda c: (c.visits, c.reward))  # (the move chosen)
+    assert state.apply_action(mine.action).board == state.play(move).board
+    reply = max(mine.children, key=lambda c: c.visits)
+    after = state.play(move).apply_action(reply.action)
+    known = reply.visits  # (the tree is renumbered by the next search)
+    agent.choose(after)
+    fresh.choose(after)
+    assert agent.report.kept == known > 0
+    assert agent.tree.visits == known + 2000
+    assert fresh.report is not None and fresh.report.kept == 0
+    assert fresh.tree is not None and fresh.tree.visits == 2000
+    # A position from elsewhere starts a new tree.
+    agent.choose(game.initial_state().play("a1"))
+    assert agent.report.kept == 0
 
 
 def test_a_time_budget_is_kept_between_batches() -> None:

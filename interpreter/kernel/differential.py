@@ -26,7 +26,7 @@ def first_difference(game: Game, kernel: Kernel, seed: int,
     played: list[str] = []
     for ply, action in enumerate([*actions, None]):
         where = f"seed {seed}, after {ply} moves ({' '.join(played[-6:]) or 'start'})"
-        differs = _compare(game, kernel, state, st)
+        differs = difference(game, kernel, state, st)
         if differs is not None:
             return f"{where}: {differs}"
         if action is None:
@@ -41,7 +41,10 @@ def first_difference(game: Game, kernel: Kernel, seed: int,
     return None
 
 
-def _compare(game: Game, kernel: Kernel, state: State, st: object) -> str | None:
+def difference(game: Game, kernel: Kernel, state: State, st: object) -> str | None:
+    """How the kernel state `st` differs from the interpreter's `state` (a sentence), or None
+    where they agree: the board, the mover, the phase and step, hands, edges, scores, dice,
+    chance, the result, its reason and the legal actions."""
     board = kernel.board(st)  # type: ignore[arg-type]
     if board != list(state.board):
         diff = [game.sites[s] for s, (a, b) in enumerate(zip(board, state.board, strict=True))

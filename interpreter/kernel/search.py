@@ -19,11 +19,15 @@ seat is then a role: interpreter.agents.search_kernel).
 
 from __future__ import annotations
 
-from typing import Any
+from collections import deque
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from interpreter.kernel.layout import PLAYING
+
+if TYPE_CHECKING:
+    from interpreter.game import State
 
 UNPROVEN = -3  # a node's proven result while it has none (else PLAYING, DRAW or a role)
 
@@ -318,6 +322,84 @@ class NativeTree:
             self.kernel.module.apply(st, self.kernel.tables, int(self.action[n]),
                                      int(self.tag[n]))
         return st
+
+
+    # Keeping a subtree for the next search -----------------------------------------------
+    def find(self, state: State, start: int, most: int = 256) -> int:
+        """The node at or below `start` (breadth first, among at most `most` nodes, down to
+        the state's turn) whose position is the interpreter's `state` — the two agree on
+        all the differential test compares (interpreter.kernel.differential.difference) —
+        or -1."""
+        from interpreter.kernel.differential import difference
+
+        kernel = self.kernel
+        sites = kernel.sites
+        turn_at = sites + _header("H_TURN")
+        board = np.asarray(state.board, np.int64)
+        queue = deque([(start, self.state(start))])
+        looked = 0
+        while queue and looked < most:
+            node, st = queue.popleft()
+            looked += 1
+            turn = int(st[turn_at])
+            if turn == state.turn and np.array_equal(st[:sites], board) \
+                    and difference(kernel.game, kernel, state, st) is None:
+                return node
+            if turn > state.turn:
+                continue
+            for child in self.children(node):
+                after = st.copy()
+                kernel.module.apply(after, kernel.tables, int(self.action[child]),
+                                    int(self.tag[child]))
+                queue.append((child, after))
+        return -1
+
+    def keep(self, node: int, st: np.ndarray) -> None:
+        """Make `node`, whose state is `st`, the root: the subtree below it is kept (its
+        nodes' statistics, proofs and untried moves, renumbered from 0 in their order), the
+        rest of the tree dropped."""
+        n = self.nodes
+        # Every node's pointer jumps up the tree, doubling its stride each time round, until
+        # it rests on `node` (made to point at itself: the node and those below it) or on n
+        # (past the root: the rest).
+        up = np.append(self.parent[:n], n).astype(np.int64)
+        up[0] = up[n] = n
+        up[node] = node
+        while True:
+            jumped = up[up]
+            if np.array_equal(jumped, up):
+                break
+            up = jumped
+        kept = np.flatnonzero(up[:n] == node)  # (node first: parents before their children)
+        number = np.full(n + 1, -1, np.int32)
+        number[kept] = np.arange(kept.size, dtype=np.int32)
+        links = ("parent", "first", "last", "sibling")
+        for name in _INT_ARRAYS:
+            old = getattr(self, name)
+            new = np.full(old.shape[0], -1, np.int32)
+            values = old[kept]
+            new[:kept.size] = number[np.where(values >= 0, values, n)] if name in links \
+                else values
+            setattr(self, name, new)
+        for name in ("visits", "value"):
+            old = getattr(self, name)
+            new = np.zeros_like(old)
+            new[:kept.size] = old[kept]
+            setattr(self, name, new)
+        self.parent[0] = self.sibling[0] = self.seat[0] = -1
+        # Each listed node's untried moves, in their order, one after another in the pool.
+        listed = self.pool_at[:kept.size] >= 0
+        left = np.where(listed, self.pool_left[:kept.size], 0)
+        starts = np.cumsum(left) - left
+        source = np.repeat(self.pool_at[:kept.size] - starts, left) + np.arange(left.sum())
+        for name in ("pool_act", "pool_tag"):
+            old = getattr(self, name)
+            new = np.zeros_like(old)
+            new[:source.size] = old[source]
+            setattr(self, name, new)
+        self.pool_at[:kept.size] = np.where(listed, starts, -1)
+        self.root = st.copy()
+        self.meta[:] = (kept.size, source.size, DONE)
 
 
 def _doubled(a: np.ndarray, fill: int) -> np.ndarray:
