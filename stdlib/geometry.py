@@ -494,6 +494,26 @@ def flank_candidates(k: Lower, capture: Node) -> str | None:
     size = env.topology.size
     if size > 64:
         return None
+    occ = k.occupancy()
+    shifts = _uniform_steps(rays)
+    if shifts is not None:  # each direction one difference of site numbers: the enemies'
+        by = k.table("ray steps", [d for d, _ in shifts])  # mask shifted back, per direction
+        sources = k.table("sites with a ray", [m for _, m in shifts], wide=True)
+        return k.function("flank_candidates", f"""
+def {{name}}(st, T, mover):
+    enemy = 0
+    for r in range(R):
+        if r != mover:
+            enemy |= st[{occ} + r]
+    near = 0
+    for d in range({len(shifts)}):
+        by = {by}[d]
+        if by >= 0:
+            near |= {sources}[d] & (enemy >> by)
+        else:
+            near |= {sources}[d] & (enemy << -by)
+    return near
+""")
     back = [0] * size  # p -> the sites whose first site along some ray is p
     for ray in rays:
         for s, sites in enumerate(ray):
@@ -501,7 +521,6 @@ def flank_candidates(k: Lower, capture: Node) -> str | None:
                 back[sites[0]] |= 1 << s
     table = k.table("sites behind a site along the rays",
                     [m - (1 << 64) if m >= 1 << 63 else m for m in back], wide=True)
-    occ = k.occupancy()
     return k.function("flank_candidates", f"""
 def {{name}}(st, T, mover):
     near = 0
@@ -513,6 +532,20 @@ def {{name}}(st, T, mover):
                 m &= m - 1
     return near
 """)
+
+
+def _uniform_steps(rays: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]] | None:
+    """Per direction (a ray from each site), the one difference between a site's number and
+    its ray's first site's, and the mask (int64) of the sites with a ray; None where some
+    direction's differences vary."""
+    out = []
+    for ray in rays:
+        steps = {sites[0] - s for s, sites in enumerate(ray) if sites}
+        if len(steps) > 1:
+            return None
+        m = sum(1 << s for s, sites in enumerate(ray) if sites)
+        out.append((steps.pop() if steps else 0, m - (1 << 64) if m >= 1 << 63 else m))
+    return out
 
 
 def _run_bound(k: Lower, node: Form, given: dict[str, Node], name: str, default: int) -> int:
