@@ -447,7 +447,7 @@ def {{name}}(st, T, mover, act, tag, through):
             if through:
                 change(st, s, {marker})
             else:
-                st[s] = {marker}
+                put(st, s, {marker})
 """)
     best = k.function("sequence_best", f"""
 def {{name}}(st, T, mover, origin):

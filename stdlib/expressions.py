@@ -392,13 +392,13 @@ def lower_move_by(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     check = ""
     if filters:  # judged on the board after the move, To and From bound
         check = (f"            was = st[u]\n"
-                 f"            st[s] = {left}[v]\n"
-                 f"            st[u] = v\n"
+                 f"            put(st, s, {left}[v])\n"
+                 f"            put(st, u, v)\n"
                  f"            to = u\n"
                  f"            frm = s\n"
                  f"            ok = {' and '.join(filters)}\n"
-                 f"            st[u] = was\n"
-                 f"            st[s] = v\n"
+                 f"            put(st, u, was)\n"
+                 f"            put(st, s, v)\n"
                  f"            if not ok:\n"
                  f"                continue\n")
     start = k.action_start("move", node)

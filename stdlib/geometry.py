@@ -3,6 +3,8 @@ capture)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dsl.ast import Bool, Const, Form, Int, Node
 from stdlib.lowering import Lower, keywords, lowers
 from stdlib.parts import mark, parts_of
@@ -415,6 +417,137 @@ def _flank_rays(k: Lower, node: Form, directions: Node | None) -> tuple[str, int
     return k.table("rays", table), len(rays)
 
 
+def _flank_masks(k: Lower, node: Form, directions: Node | None) -> str:
+    """On a board of at most 64 sites whose rays run in site order (each up or down), the
+    lines that judge whether a piece of the mover's at s would enclose any enemy (make
+    false) from the occupancy's masks (Lower.occupancy), without walking the rays: along a
+    ray, the first site not an enemy's is the nearest bit of the ray's mask left by the
+    enemies' (the lowest on a ray up, the highest down), and the ray encloses pieces when
+    that site is the mover's and not the ray's first. A site with no enemy next to it in
+    any of the directions encloses nothing. Empty where the board is larger or some ray
+    turns back."""
+    env = k.env
+    name = directions.name if isinstance(directions, Const) else "All"
+    rays = [env.topology.rays[d] for d in env.absolute_dirs(name)]
+    size = env.topology.size
+    if size > 64 or not rays:
+        return ""
+    ups = []
+    for ray in rays:
+        row = []
+        for s, sites in enumerate(ray):
+            line = [s, *sites]
+            if all(a < b for a, b in zip(line, line[1:], strict=False)):
+                row.append(1)
+            elif all(a > b for a, b in zip(line, line[1:], strict=False)):
+                row.append(0)
+            else:
+                return ""
+        ups.append(row)
+
+    def mask(sites: Sequence[int]) -> int:
+        m = sum(1 << t for t in sites)
+        return m - (1 << 64) if m >= 1 << 63 else m
+    along = k.table("ray masks", [[mask(sites) for sites in ray] for ray in rays], wide=True)
+    first = k.table("rays' first sites", [[mask(sites[:1]) for sites in ray] for ray in rays],
+                    wide=True)
+    near = k.table("next to a site along the rays",
+                   [mask([ray[s][0] for ray in rays if ray[s]]) for s in range(size)], wide=True)
+    up = k.table("rays up", ups)
+    occ = k.occupancy()
+    return f"""    if not make:
+        enemy = 0
+        for r in range(R):
+            if r != mover:
+                enemy |= st[{occ} + r]
+        if enemy & {near}[s] == 0:
+            return 0
+        own = st[{occ} + mover]
+        for d in range({len(rays)}):
+            x = {along}[d, s] & ~enemy
+            if x == 0:
+                continue
+            if {up}[d, s] == 1:
+                b = x & -x
+            else:
+                b = np.int64(1) << (63 - leading_zeros(x))
+            if b & own != 0 and b != {first}[d, s]:
+                return 1
+        return 0
+"""
+
+
+def flank_candidates(k: Lower, capture: Node) -> str | None:
+    """Where the capture is a (flank ...) on a board of at most 64 sites: the name of a
+    function `(st, T, mover) -> mask` of the sites from which a piece of the mover's could
+    enclose anything (each has an enemy's piece next to it along one of the directions,
+    which every enclosed run begins with), from the occupancy (Lower.occupancy); a
+    placement that must capture need not look elsewhere. None otherwise."""
+    if not (isinstance(capture, Form) and capture.head == "flank"):
+        return None
+    directions = capture.args[0] if capture.args else None
+    if directions is not None and not isinstance(directions, Const):
+        return None
+    env = k.env
+    name = directions.name if isinstance(directions, Const) else "All"
+    rays = [env.topology.rays[d] for d in env.absolute_dirs(name)]
+    size = env.topology.size
+    if size > 64:
+        return None
+    occ = k.occupancy()
+    shifts = _uniform_steps(rays)
+    if shifts is not None:  # each direction one difference of site numbers: the enemies'
+        by = k.table("ray steps", [d for d, _ in shifts])  # mask shifted back, per direction
+        sources = k.table("sites with a ray", [m for _, m in shifts], wide=True)
+        return k.function("flank_candidates", f"""
+def {{name}}(st, T, mover):
+    enemy = 0
+    for r in range(R):
+        if r != mover:
+            enemy |= st[{occ} + r]
+    near = 0
+    for d in range({len(shifts)}):
+        by = {by}[d]
+        if by >= 0:
+            near |= {sources}[d] & (enemy >> by)
+        else:
+            near |= {sources}[d] & (enemy << -by)
+    return near
+""")
+    back = [0] * size  # p -> the sites whose first site along some ray is p
+    for ray in rays:
+        for s, sites in enumerate(ray):
+            if sites:
+                back[sites[0]] |= 1 << s
+    table = k.table("sites behind a site along the rays",
+                    [m - (1 << 64) if m >= 1 << 63 else m for m in back], wide=True)
+    return k.function("flank_candidates", f"""
+def {{name}}(st, T, mover):
+    near = 0
+    for r in range(R):
+        if r != mover:
+            m = st[{occ} + r]
+            while m != 0:
+                near |= {table}[trailing_zeros(m)]
+                m &= m - 1
+    return near
+""")
+
+
+def _uniform_steps(rays: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]] | None:
+    """Per direction (a ray from each site), the one difference between a site's number and
+    its ray's first site's, and the mask (int64) of the sites with a ray; None where some
+    direction's differences vary."""
+    out = []
+    for ray in rays:
+        steps = {sites[0] - s for s, sites in enumerate(ray) if sites}
+        if len(steps) > 1:
+            return None
+        m = sum(1 << s for s, sites in enumerate(ray) if sites)
+        out.append((steps.pop() if steps else 0, m - (1 << 64) if m >= 1 << 63 else m))
+    return out
+
+
 def _run_bound(k: Lower, node: Form, given: dict[str, Node], name: str, default: int) -> int:
     value = given.get(name)
     if value is None:
@@ -434,9 +567,10 @@ def _flanked_source(k: Lower, node: Form, directions: Node | None, given: dict[s
     high = _run_bound(k, node, given, "max", -1)
     if low < 1 or (high != -1 and high < low):
         k.refuse(node, f"no kernel lowering of ({node.head}) with these bounds")
+    masks = _flank_masks(k, node, directions) if (low, high) == (1, -1) else ""
     return k.function("flanked", f"""
 def {{name}}(st, T, mover, s, value, make):
-    total = 0
+{masks}    total = 0
     for d in range({count}):
         n = 0
         j = 0

@@ -295,9 +295,9 @@ def lower_drop_from_hand(k: Lower, node: Form, args: tuple[Node, ...]) -> Genera
     judge = lower_filters(k, given)
     admits = "True" if judge is None else k.function("drop_allowed", f"""
 def {{name}}(st, T, mover, s, v):
-    st[s] = v
+    put(st, s, v)
     ok = {judge}(st, T, mover, s, -1, s, -1)
-    st[s] = 0
+    put(st, s, 0)
     return ok
 """) + "(st, T, mover, s, v)"
     loops = "".join(f"""

@@ -1090,15 +1090,20 @@ def lower_count(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(count region): how many sites the region lists; a number for a region the same in
     every position (the interpreter's static sites)."""
     keywords(node, set(), k)
+    from stdlib.regions import occupied_count
+
     static = parts_of(k.compiled(args[0])).static
     if static is not None:
         return repr(len(static))
     region = k.lower(args[0], "Region")
-    return k.function("count", f"""
+    count = k.function("count", f"""
 def {{name}}(st, T, mover, to, frm):
     buf = np.empty(N, np.int32)
     return {region}(st, T, mover, to, frm, buf)
 """) + "(st, T, mover, to, frm)"
+    counted = occupied_count(k, args[0])
+    # (the call first: end rules that make it both compute it once, builder._shared_calls)
+    return count if counted is None else f"({count} if not OCCUPANCY else {counted})"
 
 
 @lowers("turns")

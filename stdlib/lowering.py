@@ -129,10 +129,10 @@ class Lower(Protocol):
         """The lowering of a child node; `what` is the language type expected ("Cond",
         "Region", "Moves", "RoleExpr", "Int", "SiteExpr", "ResultExpr")."""
 
-    def table(self, name: str, values: Any) -> str:
-        """Source text reading the table `values` (an int32 NumPy array, any shape) in
-        generated code (`TABLE_3`, a module constant: read only — working space goes in
-        slots); equal tables are stored once."""
+    def table(self, name: str, values: Any, wide: bool = False) -> str:
+        """Source text reading the table `values` (an int32 NumPy array, any shape; int64
+        if `wide`, as masks of sites are) in generated code (`TABLE_3`, a module constant:
+        read only — working space goes in slots); equal tables are stored once."""
 
     def function(self, hint: str, source: str) -> str:
         """Add a function to the generated module; `source` defines it under the name `{name}`
@@ -142,6 +142,15 @@ class Lower(Protocol):
         """Source text of the offset, in the state, of `size` ints of the lowering's own
         (declared once per name: asking again gives the same); `encode(state)` gives their
         values in an interpreter position (stdlib State)."""
+
+    def occupancy(self) -> str:
+        """Source text of the offset (`OCC`) of the board's occupancy, kept in the state
+        from then on: per role, a mask of the sites its pieces stand on, bit s % 64 of
+        `st[OCC + role * OCC_WORDS + s // 64]` (`trailing_zeros(m)` and `m &= m - 1` walk
+        one in site order), and at `st[PIECES + role]` how many there are. `change` and
+        `put` keep them; a lowering that writes a site for a while (a move tried on the
+        board) writes it with `put(st, s, v)`, never directly. A kernel whose lowerings
+        never ask keeps none (OCCUPANCY is False) and pays nothing."""
 
     def remember(self, key: str, update: str, slot: str = "") -> None:
         """Keep the interpreter's memory `key` (stdlib.runtime.Memory, e.g. castling rights):

@@ -1947,9 +1947,9 @@ def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     judge = lower_filters(k, given)
     admits = "True" if judge is None else k.function("placement_allowed", f"""
 def {{name}}(st, T, mover, s):
-    st[s] = {values}[mover]
+    put(st, s, {values}[mover])
     ok = {judge}(st, T, mover, s, -1, s, -1)
-    st[s] = 0
+    put(st, s, 0)
     return ok
 """) + "(st, T, mover, s)"
     generate = k.function("place", f"""
@@ -2102,6 +2102,7 @@ def _lower_capturing_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Gene
     function `(st, T, mover, s, value, make) -> count` (make=False: only whether it takes
     anything, without changing st)."""
     from dsl.ast import Bool
+    from stdlib.geometry import flank_candidates
 
     given = keywords(node, {"piece", "capture", "must-capture"}, k)
     piece = given.get("piece")
@@ -2130,6 +2131,10 @@ def _lower_capturing_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Gene
         "    buf = np.empty(N, np.int32)\n"
         f"    for i in range({region}(st, T, mover, -1, -1, buf)):\n"
         "        s = buf[i]\n")
+    near = flank_candidates(k, given["capture"]) if every and test != "True" else None
+    if near is not None:  # only where the capture may take something, in site order
+        loop = (f"    near = {near}(st, T, mover)\n    while near != 0:\n"
+                "        s = trailing_zeros(near)\n        near &= near - 1\n")
     generate = k.function("place_capturing", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
 {loop}        if st[s] == 0 and {allowed}[s] and {test}:
@@ -2224,6 +2229,24 @@ def _cell(k: Lower, node: Form, kind: Node | None, default: str, v: str) -> str:
     return tests[str(name)]
 
 
+def mover_pieces(k: Lower) -> str:
+    """The head of a loop (indented by four, its body by eight) over the sites of the
+    mover's pieces, `s`, in site order: the bits of the mover's occupancy masks
+    (Lower.occupancy), not every site of the board."""
+    occ = k.occupancy()
+    return (f"    occ_w = 0\n"
+            f"    occ_m = st[{occ} + mover * OCC_WORDS]\n"
+            "    while True:\n"
+            "        if occ_m == 0:\n"
+            "            occ_w += 1\n"
+            "            if occ_w == OCC_WORDS:\n"
+            "                break\n"
+            f"            occ_m = st[{occ} + mover * OCC_WORDS + occ_w]\n"
+            "            continue\n"
+            "        s = occ_w * 64 + trailing_zeros(occ_m)\n"
+            "        occ_m &= occ_m - 1\n")
+
+
 def _lower_origins(k: Lower, node: Form, given: dict[str, Node], steps: str, width: int
                    ) -> str:
     """The loops over the mover's pieces that may move (on `s`, of the of: kinds, holding
@@ -2246,7 +2269,9 @@ def _lower_origins(k: Lower, node: Form, given: dict[str, Node], steps: str, wid
               "            continue\n"
               f"        for d in range({width}):\n"
               f"            t = {steps}[mover, d, s]\n")
-    every = "    for s in range(N):\n" + pieces
+    every = mover_pieces(k) + "        v = st[s]\n" + (
+        f"        if {movable}[v] == 0:\n            continue\n" if kinds is not None else "") \
+        + f"        for d in range({width}):\n            t = {steps}[mover, d, s]\n"
     origin = given.get("from")
     if origin is None:
         return every
@@ -2286,11 +2311,11 @@ def move_filters(k: Lower, given: dict[str, Node]) -> str:
 def {{name}}(st, T, mover, s, t):
     v = st[s]
     x = st[t]
-    st[s] = {left_behind_table(k)}[v]
-    st[t] = v
+    put(st, s, {left_behind_table(k)}[v])
+    put(st, t, v)
     ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = x
-    st[s] = v
+    put(st, t, x)
+    put(st, s, v)
     return ok
 """) + "(st, T, mover, s, t)"
 
@@ -2308,6 +2333,79 @@ def {{name}}(st, T, mover, act):
     change(st, t, v)
     st[H_TO] = t
     st[H_FROM] = s
+""")
+
+
+# What a step's target must hold, as a mask of sites from the occupancy: own (the mover's
+# pieces), enemy (the other roles'), taken (anyone's).
+_STEP_TARGETS = {"Empty": "~taken", "Occupied": "taken", "Friend": "own", "Own": "own",
+                 "Enemy": "enemy", "EmptyOrEnemy": "~taken | enemy", "Any": "~0"}
+
+
+def _shifted_steps(k: Lower, node: Form, direction: Node | None, default: str,
+                   kind: Node | None, inside: Sequence[frozenset[int]] | None, start: int
+                   ) -> str | None:
+    """A step generator of every piece of the mover's (no from:, of: or filters) on a board
+    of at most 64 sites where each direction moves a role's pieces by one difference of site
+    numbers: per direction, the pieces whose next site holds what to: asks are the bits of
+    the mover's mask (Lower.occupancy) and of the targets' mask shifted back by that
+    difference, both cut to the sites whose step lands on the board (and within:). No
+    piece is looked at that has no move. The moves come direction by direction (each in
+    site order), not piece by piece. None where that does not apply: more sites, a step
+    whose difference varies, a to: with no mask, or values on the board owned by nobody
+    (an empty mask would not be the empty sites)."""
+    env = k.env
+    size = env.topology.size
+    name = default if kind is None else getattr(kind, "name", None)
+    if size > 64 or not isinstance(kind, Const | type(None)) or name not in _STEP_TARGETS \
+            or any(o < 0 for o in env.owner[1:]):
+        return None
+    label = default if direction is None else getattr(direction, "name", None)
+    if not isinstance(label, str) or not isinstance(direction, Const | type(None)):
+        return None
+    dirs = env.resolve_dirs(label)
+    per_role = [tuple(dirs(r)) if callable(dirs) else tuple(dirs) for r in range(len(env.roles))]
+    width = max(1, max(len(ds) for ds in per_role))
+    shifts = []
+    sources = []
+    for r, ds in enumerate(per_role):
+        row_shift = [0] * width
+        row_mask = [0] * width
+        for i, d in enumerate(ds):
+            pairs = [(s, t) for s, t in enumerate(env.topology.step[d]) if t != -1
+                     and t not in env.no_piece and (inside is None or t in inside[r])]
+            if len({t - s for s, t in pairs}) > 1:
+                return None
+            row_shift[i] = pairs[0][1] - pairs[0][0] if pairs else 0
+            m = sum(1 << s for s, _ in pairs)
+            row_mask[i] = m - (1 << 64) if m >= 1 << 63 else m
+        shifts.append(row_shift)
+        sources.append(row_mask)
+    shift = k.table("step differences", shifts)
+    source = k.table("sites a step leaves", sources, wide=True)
+    occ = k.occupancy()
+    return k.function("steps", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    own = st[{occ} + mover]
+    taken = own
+    for r in range(R):
+        if r != mover:
+            taken |= st[{occ} + r]
+    enemy = taken & ~own
+    wanted = {_STEP_TARGETS[str(name)]}
+    for d in range({width}):
+        by = {shift}[mover, d]
+        if by >= 0:
+            m = own & {source}[mover, d] & (wanted >> by)
+        else:
+            m = own & {source}[mover, d] & (wanted << -by)
+        while m != 0:
+            s = trailing_zeros(m)
+            m &= m - 1
+            acts[n] = {start} + s * N + s + by
+            tags[n] = tag
+            n += 1
+    return n
 """)
 
 
@@ -2342,6 +2440,31 @@ def _lower_straight(k: Lower, node: Form, args: tuple[Node, ...], default_dir: s
     start = k.action_start("move", node)
     limit = reach if reach is not None else size
     admits = move_filters(k, given)
+    if limit == 1 and not admits and not ({"from", "of"} & given.keys()):
+        shifted = _shifted_steps(k, node, args[0] if args else None, default_dir,
+                                 given.get("to"), inside, start)
+        if shifted is not None:
+            return Generator(shifted, _make_piece_move(k, start), frozenset({"move"}))
+    if limit == 1:  # a step: one site, no walk along the line
+        closed = f" or {open_}[mover, t] == 0" if no_piece or inside is not None else ""
+        # Without filters the move is written first and counted if it is one (no branch
+        # to mispredict; the room after the moves listed takes it otherwise).
+        listed = (f"            acts[n] = {start} + s * N + t\n"
+                  "            tags[n] = tag\n"
+                  f"            if {target}:\n"
+                  "                n += 1\n") if not admits else (
+                  f"            if {target}{admits}:\n"
+                  f"                acts[n] = {start} + s * N + t\n"
+                  "                tags[n] = tag\n"
+                  "                n += 1\n")
+        generate = k.function("step", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+{loop}            if t == -1{closed}:
+                continue
+            x = st[t]
+{listed}    return n
+""")
+        return Generator(generate, _make_piece_move(k, start), frozenset({"move"}))
     generate = k.function("straight", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
 {loop}            c = 0
@@ -2624,9 +2747,9 @@ def lower_take(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     admits = "True" if judge is None else k.function("removal_allowed", f"""
 def {{name}}(st, T, mover, s):
     v = st[s]
-    st[s] = {left}[v]
+    put(st, s, {left}[v])
     ok = {judge}(st, T, mover, s, -1, s, -1)
-    st[s] = v
+    put(st, s, v)
     return ok
 """) + "(st, T, mover, s)"
     generate = k.function("take", f"""
@@ -2678,11 +2801,11 @@ def lower_fly(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     admits = "True" if judge is None else k.function("flight_allowed", f"""
 def {{name}}(st, T, mover, s, t):
     v = st[s]
-    st[s] = {left}[v]
-    st[t] = v
+    put(st, s, {left}[v])
+    put(st, t, v)
     ok = {judge}(st, T, mover, t, s, s, t)
-    st[t] = 0
-    st[s] = v
+    put(st, t, 0)
+    put(st, s, v)
     return ok
 """) + "(st, T, mover, s, t)"
     generate = k.function("fly", f"""

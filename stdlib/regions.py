@@ -690,6 +690,20 @@ def {{name}}(st, T, mover, to, frm, buf):
 """)
 
 
+def occupied_count(k: Lower, node: Node) -> str | None:
+    """For (sites Occupied role) (of any kind): how many sites it lists, read from the
+    occupancy's counts in a kernel that keeps it for other lowerings (Lower.occupancy;
+    OCCUPANCY is a constant, the other branch compiled out) — not a reason to keep it, whose
+    upkeep costs more than a count now and then saves; None for any other region."""
+    from dsl.ast import Const
+
+    if not (isinstance(node, Form) and node.head == "sites" and len(node.args) == 2
+            and isinstance(node.args[0], Const) and node.args[0].name == "Occupied"
+            and not node.kwargs):
+        return None
+    return f"st[PIECES + {k.lower(node.args[1], 'Role')}]"
+
+
 @lowers("sites Slide")
 def lower_sites_slide(k: Lower, node: Form, args: tuple[Node, ...]) -> str:
     """(sites Slide start [directions]): the empty sites along each direction from the start,

@@ -622,7 +622,7 @@ def {{name}}(st, T, mover, s, t, work):
     m = 0
     for u in range(N):
         if u == s or work[3 * N + u] != work[2 * N + u]:
-            st[u] = {piles}[row, work[3 * N + u]]
+            put(st, u, {piles}[row, work[3 * N + u]])
             st[CHANGED + m] = u
             m += 1
     st[H_NCHANGED] = m
@@ -630,7 +630,7 @@ def {{name}}(st, T, mover, s, t, work):
     frm = s
     ok = {" and ".join(tests)}
     for u in range(N):
-        st[u] = work[5 * N + u]
+        put(st, u, work[5 * N + u])
         st[CHANGED + u] = work[6 * N + u]
     st[H_NCHANGED] = saved
     return ok

@@ -70,12 +70,14 @@ class Builder:
         self._names: dict[str, str] = {}  # source -> name (the same function once)
         self.tables: list[Any] = []
         self._table_keys: dict[str, int] = {}
+        self._wide: list[bool] = []  # per table: int64 (Lower.table's wide), not int32
         self.compiled_nodes: dict[int, Any] = game.env.shared.get("compiled nodes", {})
         # The lowerings' own state: name -> (offset constant, size, encode).
         self.slots: dict[str, tuple[str, int, Callable[[Any], Sequence[int]]]] = {}
         self.memories: dict[str, str] = {}  # memory key -> its update function
         self.memory_slots: list[str] = []  # the names of the slots that hold memories' values
         self.situational = False  # keep the situations' history (keep_situations)
+        self._firsts: dict[str, str | None] = {}  # generator -> first_move's variant
 
     # stdlib.lowering.Lower ----------------------------------------------------------------
     def refuse(self, node: Node, reason: str) -> NoReturn:
@@ -84,13 +86,14 @@ class Builder:
     def compiled(self, node: Node) -> Any:
         return self.compiled_nodes.get(id(node))
 
-    def table(self, name: str, values: Any) -> str:
+    def table(self, name: str, values: Any, wide: bool = False) -> str:
         rows = _nested_lists(values)
-        key = repr(rows)
+        key = repr(rows) + (" wide" if wide else "")
         i = self._table_keys.get(key)
         if i is None:
             i = self._table_keys[key] = len(self.tables)
             self.tables.append(rows)
+            self._wide.append(wide)
         return f"TABLE_{i}"
 
     def function(self, hint: str, source: str) -> str:
@@ -109,6 +112,63 @@ class Builder:
         offset = f"SLOT_{len(self.slots)}"
         self.slots[name] = (offset, size, encode)
         return offset
+
+    def first_move(self, name: str) -> str | None:
+        """The name of a variant of the generator function `name` that returns as soon as it
+        has listed one move (the moves it lists are a prefix of the full listing's, at least
+        one when that lists any): what `can_move` needs to answer "has the mover a move?".
+        None where the function's text does not show that stopping early is sound: each
+        move it lists must be final when it counts it (`n += 1`, no other change of n, no
+        call that lists moves for it but one whose own variant it returns), and it must
+        leave the state as it found it at every point (it writes nothing of st, itself or
+        through change, put and the like: what it calls returns with st as it was)."""
+        known = self._firsts.get(name, False)
+        if known is not False:
+            return known  # type: ignore[return-value]
+        self._firsts[name] = None  # (a generator that reaches itself has no variant)
+        head = f"@njit(cache=True)\ndef {name}(st, T, mover, acts, tags, n, tag):\n"
+        source = next((f for f in self.functions if f.startswith(head)), None)
+        if source is None:
+            return None
+        lines = source[len(head):].splitlines()
+        out = []
+        for line in lines:
+            code = line.strip()
+            call = _RETURN_CALL.fullmatch(code)
+            if code == "n += 1":
+                line = line.replace("n += 1", "return n + 1")
+            elif call is not None:
+                callee = self.first_move(call.group(1))
+                if callee is None:
+                    return None
+                line = line.replace(call.group(1) + "(", callee + "(", 1)
+            elif _WRITES_N.match(code) or _WRITES_ST.match(code) or _CHANGES.search(code) \
+                    or (code.startswith("return ") and code not in ("return n",
+                                                                   "return n + 1")):
+                return None
+            out.append(line)
+        found = self.function(f"{name}_first", "def {name}(st, T, mover, acts, tags, n, tag):\n"
+                              + "\n".join(out).replace("{", "{{").replace("}", "}}"))
+        self._firsts[name] = found
+        return found
+
+    def occupancy(self) -> str:
+        """Lower.occupancy: the masks and counts are a slot of the lowerings' (declared
+        once), which _occupancy names for change and put."""
+        n = len(self.game.sites)
+        words = (n + 63) // 64
+        roles = self.game.roles
+        owner = self.game.owner
+
+        def encode(state: Any) -> list[int]:
+            masks = [0] * (roles * words)
+            counts = [0] * roles
+            for site, v in enumerate(state.board):
+                if owner[v] >= 0:
+                    masks[owner[v] * words + site // 64] |= 1 << (site % 64)
+                    counts[owner[v]] += 1
+            return [m - (1 << 64) if m >= 1 << 63 else m for m in masks] + counts
+        return self.slot(OCCUPANCY_SLOT, roles * words + roles, encode)
 
     def remember(self, key: str, update: str, slot: str = "") -> None:
         self.memories[key] = update
@@ -187,6 +247,28 @@ def {{name}}(st, T, mover, to, frm, buf):
 """)
 
 
+OCCUPANCY_SLOT = "occupancy"  # the slots' name of Lower.occupancy's masks and counts
+
+
+def _occupancy(b: Builder, game: Game) -> list[str]:
+    """The constants of the occupancy (Lower.occupancy): OCCUPANCY, whether the kernel keeps
+    it; OCC_WORDS, the 64-site words of a role's mask; OCC and PIECES, where the masks and
+    the counts begin (0 where it keeps none)."""
+    kept = b.slots.get(OCCUPANCY_SLOT)
+    words = (len(game.sites) + 63) // 64
+    return [f"OCCUPANCY = {kept is not None}", f"OCC_WORDS = {words}",
+            f"OCC = {kept[0] if kept is not None else 0}",
+            f"PIECES = {f'OCC + {game.roles * words}' if kept is not None else 0}"]
+
+
+# Lines of a generator's body that first_move reads: a tail call to another generator, an
+# assignment to the count other than `n += 1`, a write to the state, a call that changes it.
+_RETURN_CALL = re.compile(r"return (\w+)\(st, T, mover, acts, tags, n, tag\)")
+_WRITES_N = re.compile(r"(for n in |n\s*([-+*/%|&^]|//)?=(?!=))")
+_WRITES_ST = re.compile(r"st\[.*\]\s*([-+*/%|&^]|//|<<|>>)?=(?!=)")
+_CHANGES = re.compile(r"\b(change|put|hold|set_edge|use_die|set_dice|swap|copy_into)\(st\b")
+
+
 @dataclass
 class Decision:
     """One decision of a phase's turn, lowered: its moves, the automatic steps after it, and
@@ -198,6 +280,9 @@ class Decision:
     condition: str | None = None  # of a (continue ...) decision ("" when it has none)
     continued: bool = False
     refusing: bool = False  # do steps after it refuse some of its moves (forbid)?
+    # The most moves some_P_I lists (each generator stopping at its first: Builder.first_move);
+    # 0 where it lists them all.
+    some_cap: int = 0
     leaves: list[tuple[int, Generator]] = field(default_factory=list)  # (tag, generator)
 
 
@@ -325,7 +410,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     for phase in phases:
         for step in phase.steps:
             if isinstance(step, Decision):
-                code.append(_decision_listing(step, phase, tags))
+                code.append(_decision_listing(b, step, phase, tags))
     max_moves = max(1, game.actions.size) * max(1, len(tags)) + 1
     kept = _kept_steps(phases) if memo_width(max_moves) else {}
     if not keeps_listing("\n".join([*b.functions, *code]), end_rules,
@@ -353,6 +438,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     else:
         lines += ["HISTORY = 0", "HISTORY_CAP = 0", "ZOBRIST = np.zeros((1, 1), np.int64)"]
     lines.append(f"KEEPS_HISTORY = {bool(history)}")
+    lines += _occupancy(b, game)
     lines += _situations(b, game, history)
     if b.situational and history:
         size += history
@@ -374,8 +460,8 @@ def _module(b: Builder, game: Game, phases: list[Phase],
               DRIVER_CHANGE]
     # The tables as module constants (numba freezes them into the machine code): a call then
     # passes no tuple of arrays, which cost more than many of the functions themselves.
-    lines += [f"TABLE_{i} = np.array({rows!r}, dtype=np.int32)"
-              for i, rows in enumerate(b.tables)]
+    lines += [f"TABLE_{i} = np.array({rows!r}, dtype=np.{'int64' if wide else 'int32'})"
+              for i, (rows, wide) in enumerate(zip(b.tables, b._wide, strict=True))]
     lines += b.functions
     updates = [f"    {update}(st, T, mover, before)" for update in b.memories.values()]
     lines.append("\n".join(["@njit(cache=True)", "def remember(st, T, mover, before):",
@@ -390,7 +476,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
              "    mover = st[H_TO_MOVE]", "    if MEMO:", "        st[MEMO_AT] = 0",
              "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
-             "    before = st[:N].copy() if MEMORIES or QUIET else st[:0]",
+             "    before = st[:N].copy() if MEMORIES or QUIET else st  # (unread then)",
              "    if step == 0:", "        st[H_NCHANGED] = 0",
              "    st[H_TAKEN] = 0  # (counted per decision, as a turn's steps see captures)",
              "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
@@ -565,7 +651,7 @@ def _chance(game: Game, phases: list[Phase]) -> str:
     return "\n".join([*weights, "", "", *body])
 
 
-def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
+def _decision_listing(b: Builder, d: Decision, phase: Phase, tags: list[Generator]) -> str:
     """`list_P_I(st, T, mover, acts, tags, n) -> n`: the decision's legal moves, and
     `some_P_I(st, T, mover, acts, tags)`: has the mover one that is not a pass (the first
     found is enough)? Where steps after the decision may refuse a move, its candidates are
@@ -577,10 +663,18 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
     name = f"{d.phase}_{d.index}"
     head = ["@njit(cache=True)", f"def list_{name}(st, T, mover, acts, tags, n):"]
     if not d.refusing:
-        some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
-                f"    n = list_{name}(st, T, mover, acts, tags, 0)",
-                "    for i in range(n):", "        if PASS_TAGS[tags[i]] == 0:",
-                "            return True", "    return False"]
+        firsts = {g.generate: b.first_move(g.generate) for _, g in d.leaves}
+        if all(firsts.values()):  # each generator stops at its first move: none listed in vain
+            d.some_cap = len(d.leaves)
+            some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
+                    "    n = 0", "    judged = 0",
+                    *_judged(body, firsts, "PASS_TAGS[tags[i]] == 0"),
+                    "    return False"]
+        else:
+            some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
+                    f"    n = list_{name}(st, T, mover, acts, tags, 0)",
+                    "    for i in range(n):", "        if PASS_TAGS[tags[i]] == 0:",
+                    "            return True", "    return False"]
         return "\n".join([*head, *body, "    return n", "", "", *some])
     after = _after(d, phase)
     cands = ["@njit(cache=True)", f"def cands_{name}(st, T, mover, acts, tags, n):", *body,
@@ -607,18 +701,11 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
         "            kept += 1", "    return kept"]
     # Each generator's moves judged as soon as it has listed them: the first kept is enough.
     some = ["@njit(cache=True)", f"def some_{name}(st, T, mover, acts, tags):",
-            "    n = 0", "    judged = 0", "    trial = st[:0]"]
-    for line in body:
-        some.append(line)
-        if line.lstrip().startswith("n = ") and "(st, T, mover, acts, tags, n, " in line:
-            indent = line[:len(line) - len(line.lstrip())]
-            some += [f"{indent}if judged < n and trial.shape[0] == 0:",
-                     f"{indent}    trial = trial_state(st)",
-                     f"{indent}for i in range(judged, n):",
-                     f"{indent}    if PASS_TAGS[tags[i]] == 0 and kept_{name}(st, T, mover, "
-                     "acts[i], tags[i], trial):", f"{indent}        return True",
-                     f"{indent}judged = n"]
-    some.append("    return False")
+            "    n = 0", "    judged = 0", "    trial = st[:0]",
+            *_judged(body, {}, f"PASS_TAGS[tags[i]] == 0 and kept_{name}(st, T, mover, "
+                     "acts[i], tags[i], trial)", "if judged < n and trial.shape[0] == 0:",
+                     "    trial = trial_state(st)"),
+            "    return False"]
     draw = [
         "@njit(cache=True)", f"def draw_{name}(st, T, mover, acts, tags, pie):",
         f"    n = cands_{name}(st, T, mover, acts, tags, 0)", "    if pie:",
@@ -631,6 +718,26 @@ def _decision_listing(d: Decision, phase: Phase, tags: list[Generator]) -> str:
         "        tag = tags[i]", "        tags[i] = tags[n]", "        tags[n] = tag",
         "    return -1"]
     return "\n\n\n".join("\n".join(f) for f in (cands, kept, listing, some, draw))
+
+
+def _judged(body: list[str], firsts: dict[str, str | None], found: str, *before: str
+            ) -> list[str]:
+    """The listing lines `body` with each generator's moves judged as soon as it has listed
+    them (`found`, on move i: True is returned at the first), after the lines `before`;
+    each generator named in `firsts` replaced by its variant there (Builder.first_move)."""
+    out = []
+    for line in body:
+        call = re.search(r"n = (\w+)\(st, T, mover, acts, tags, n, ", line)
+        if call is None:
+            out.append(line)
+            continue
+        first = firsts.get(call.group(1))
+        out.append(line.replace(call.group(1) + "(", first + "(", 1) if first else line)
+        indent = line[:len(line) - len(line.lstrip())]
+        out += [*(indent + b for b in before), f"{indent}for i in range(judged, n):",
+                f"{indent}    if {found}:", f"{indent}        return True",
+                f"{indent}judged = n"]
+    return out
 
 
 def _kept_steps(phases: list[Phase]) -> dict[int, int]:
@@ -649,17 +756,19 @@ def _first_listing(phases: list[Phase], kept: dict[int, int]) -> str:
     armed it (interpreter/kernel/memo.py)."""
     lines = ["@njit(cache=True)", "def list_first(st, T, mover, acts, tags, n):",
              "    ph = st[H_PHASE]"]
-    for p, phase in enumerate(phases):
-        first = next((s for s in phase.steps if isinstance(s, Decision)), None)
+    firsts = [next((s for s in phase.steps if isinstance(s, Decision)), None)
+              for phase in phases]
+    caps = [first.some_cap for first in firsts if first is not None]
+    for p, first in enumerate(firsts):
         if first is not None:
             lines += [f"    if ph == {p}:",
                       f"        return list_{p}_{first.index}(st, T, mover, acts, tags, n)"]
     lines += ["    return n", "", "", "@njit(cache=True)", "def can_move(st, T, mover):",
               '    """Has `mover` a move other than a pass at the start of its turn (as',
               "    Game._can_move)? Its moves are listed until the first such is found.\"\"\"",
-              "    buf = np.empty(2 * MAX_MOVES, np.int32)", "    ph = st[H_PHASE]"]
-    for p, phase in enumerate(phases):
-        first = next((s for s in phase.steps if isinstance(s, Decision)), None)
+              _buffer(0 if kept or 0 in caps else max(caps, default=1)),
+              "    ph = st[H_PHASE]"]
+    for p, first in enumerate(firsts):
         if first is not None:
             lines.append(f"    if ph == {p}:")
             if p in kept:
@@ -669,8 +778,17 @@ def _first_listing(phases: list[Phase], kept: dict[int, int]) -> str:
                           "buf[:MAX_MOVES], buf[MAX_MOVES:], 0)",
                           "            return memo_keep(st, mover, ph, buf, n)"]
             lines.append(f"        return some_{p}_{first.index}(st, T, mover, "
-                         "buf[:MAX_MOVES], buf[MAX_MOVES:])")
+                         "buf[:BUF], buf[BUF:])")
     return "\n".join([*lines, "    return False"])
+
+
+def _buffer(cap: int) -> str:
+    """The line making can_move's (or can_continue's) buffer of acts and tags, `BUF` each:
+    `cap` (some_P_I lists no more, each generator stopping at its first move), or MAX_MOVES
+    where cap is 0 (some listing is whole, or kept: memo_keep reads the tags at MAX_MOVES)."""
+    if cap:
+        return f"    BUF = {cap}\n    buf = np.empty({2 * cap}, np.int32)"
+    return "    BUF = MAX_MOVES\n    buf = np.empty(2 * MAX_MOVES, np.int32)"
 
 
 def _draw(phases: list[Phase]) -> str:
@@ -751,9 +869,8 @@ def _advance(d: Decision, phase: Phase) -> str:
     if d.continued:
         source += "\n\n\n" + "\n".join([
             "@njit(cache=True)", f"def can_continue_{d.phase}_{d.index}(st, T, mover):",
-            "    buf = np.empty(2 * MAX_MOVES, np.int32)",
-            f"    return some_{d.phase}_{d.index}(st, T, mover, buf[:MAX_MOVES], "
-            "buf[MAX_MOVES:])"])
+            _buffer(d.some_cap),
+            f"    return some_{d.phase}_{d.index}(st, T, mover, buf[:BUF], buf[BUF:])"])
     return source
 
 
@@ -839,7 +956,8 @@ def _nested_lists(values: Any) -> Any:
 DRIVER_HEAD = '''"""A game kernel, generated by interpreter/kernel/builder.py: do not edit."""
 
 import numpy as np
-from numba import njit'''
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros'''
 
 DRIVER_EDGES = '''@njit(cache=True)
 def set_edge(st, e, v):
@@ -879,6 +997,8 @@ def change(st, s, v):
         st[H_TAKEN] += 1
     if KEEPS_HISTORY:
         st[H_HASH] ^= ZOBRIST[s, st[s]] ^ ZOBRIST[s, v]
+    if OCCUPANCY:
+        occupy(st, s, v)
     st[s] = v
     k = st[H_NCHANGED]
     if k >= 0:
@@ -887,6 +1007,33 @@ def change(st, s, v):
             st[H_NCHANGED] = k + 1
         else:
             st[H_NCHANGED] = -1
+
+
+@njit(cache=True)
+def occupy(st, s, v):
+    """The occupancy (Lower.occupancy) as site s comes to hold v: its bit moved from the
+    mask of the role that owned it to the new owner's, and their counts of pieces."""
+    was = OWNER[st[s]]
+    now = OWNER[v]
+    if was != now:
+        bit = np.int64(1) << (s & 63)
+        w = s >> 6
+        if was >= 0:
+            st[OCC + was * OCC_WORDS + w] &= ~bit
+            st[PIECES + was] -= 1
+        if now >= 0:
+            st[OCC + now * OCC_WORDS + w] |= bit
+            st[PIECES + now] += 1
+
+
+@njit(cache=True)
+def put(st, s, v):
+    """Site s holds v, nothing recorded: a lowering trying a move on the board, which it
+    takes back by putting the old values back (the occupancy follows, so that conditions
+    judged meanwhile read it right)."""
+    if OCCUPANCY:
+        occupy(st, s, v)
+    st[s] = v
 
 
 @njit(cache=True)
