@@ -244,6 +244,9 @@ class _Fresh(MoveScreen):
             ((s, v),) = changes
             return self.before ^ table[s][board[s]] ^ table[s][v]
         h = self.before
+        if len(changes) == 2 and changes[0][0] != changes[1][0]:  # (the usual capture)
+            (s, v), (t, u) = changes
+            return h ^ table[s][board[s]] ^ table[s][v] ^ table[t][board[t]] ^ table[t][u]
         for s, v in dict(changes).items():  # (a site changed twice: its last value)
             keys = table[s]
             h ^= keys[board[s]] ^ keys[v]
