@@ -9,7 +9,7 @@ from typing import Any
 
 from dsl.ast import Const, Form, Node
 from stdlib.lowering import Lower, keywords, lowers
-from stdlib.parts import mark, parts_of
+from stdlib.parts import mark, parts_of, twin
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Move, constant, like, literal, with_ends
 from stdlib.statefields import Turns, declare
@@ -787,7 +787,10 @@ def stuck(env: Env, roles: RolesExpr) -> Cond:
             return False
         asking[0] = True
         try:
-            return not any(env.can_move(ctx, r) for r in roles(ctx))
+            for r in roles(ctx):
+                if env.can_move(ctx, r):
+                    return False
+            return True
         finally:
             asking[0] = False
     who = who_of(env, roles)
@@ -861,6 +864,8 @@ def named(description: str, condition: Cond) -> Cond:
 
     def test(ctx: Ctx) -> bool:
         return silent(ctx)
+    # (The same judgement without the call through: end conditions are judged every move.)
+    test = twin(silent) or test
     told = parts_of(condition)
     if told.placed is not None:  # it still judges all placements at once (judged_at_once)
         mark(test).placed = told.placed
