@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -282,18 +283,31 @@ class Kernel:
         return int(self.module.perft(st, self.tables, depth))
 
     # Random games -------------------------------------------------------------------------
-    def playouts(self, seeds: list[int], max_plies: int | None = None) -> Playouts:
+    def playouts(self, seeds: Sequence[int] | np.ndarray, max_plies: int | None = None
+                 ) -> Playouts:
         """One random game per seed, in native code (see Game.playouts)."""
-        from interpreter.playouts import Playouts
+        return self.results(*self.play(seeds, max_plies))
 
+    def play(self, seeds: Sequence[int] | np.ndarray, max_plies: int | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One random game per seed, in native code: the games' results as the kernel keeps
+        them (`results` reads them), one int32 array each of winners, lengths and reasons."""
         count = len(seeds)
         bound = self._bound(max_plies)
         winners = np.zeros(count, np.int32)
         lengths = np.zeros(count, np.int32)
         reasons = np.zeros(count, np.int32)
-        self.module.playouts(self.tables, self.start,
-                             np.array([s & 0xFFFFFFFF for s in seeds], np.uint32), bound,
+        low = np.asarray(seeds, np.uint64) & np.uint64(0xFFFFFFFF) \
+            if isinstance(seeds, np.ndarray) else [s & 0xFFFFFFFF for s in seeds]
+        self.module.playouts(self.tables, self.start, np.asarray(low, np.uint32), bound,
                              winners, lengths, reasons)
+        return winners, lengths, reasons
+
+    def results(self, winners: np.ndarray, lengths: np.ndarray, reasons: np.ndarray
+                ) -> Playouts:
+        """The Playouts of the arrays `play` filled."""
+        from interpreter.playouts import Playouts
+
         players, names = self.game.players, self.built.reasons
         won = winners.tolist()
         return Playouts([players[w] if w >= 0 else None for w in won], lengths.tolist(),

@@ -1,0 +1,79 @@
+"""The persistent worker pool of `game.playouts(..., workers=k)` (interpreter/workers.py):
+calls reuse the same processes, give the games one process gives, take another game or
+another number of workers, and leave no process behind once shut down."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game, workers
+from interpreter.game import Game
+from interpreter.playouts import Playouts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def no_pool_left() -> Iterator[None]:
+    workers.shutdown()
+    yield
+    workers.shutdown()
+    assert workers.processes() == []
+
+
+def game(name: str, **options: object) -> Game:
+    return load_game(str(ROOT / "games" / name), **options)
+
+
+def same(a: Playouts, b: Playouts) -> bool:
+    return (a.winners, a.lengths, a.reasons) == (b.winners, b.lengths, b.reasons)
+
+
+def test_calls_reuse_the_pool_and_play_the_games_of_one_process() -> None:
+    g = game("tictactoe.game")
+    one = g.playouts(50, seed=5)
+    first = g.playouts(50, seed=5, workers=2)
+    pids = workers.processes()
+    assert len(pids) == 2 and os.getpid() not in pids
+    second = g.playouts(50, seed=5, workers=2)
+    assert workers.processes() == pids  # the same processes, not new ones
+    assert same(one, first) and same(one, second)
+    assert not same(one, g.playouts(50, seed=6, workers=2))
+
+
+def test_another_game_and_other_options_on_the_same_pool() -> None:
+    ttt = game("tictactoe.game")
+    ttt.playouts(10, seed=1, workers=2)
+    pids = workers.processes()
+    for other in (game("connectfour.game"), game("hex.game", size=5)):
+        assert same(other.playouts(30, seed=2), other.playouts(30, seed=2, workers=2))
+    assert workers.processes() == pids
+    assert set(ttt.playouts(60, seed=1, workers=2).reasons) == {"3 in a row", "the board is full"}
+
+
+def test_interpreted_games_use_the_pool_too() -> None:
+    g = game("tictactoe.game")
+    one = g.playouts(12, seed=4, kernel=False)
+    assert same(one, g.playouts(12, seed=4, workers=2, kernel=False))
+    pids = workers.processes()
+    assert len(pids) == 2
+    assert same(one, g.playouts(12, seed=4, workers=2, kernel=False))
+    assert workers.processes() == pids
+
+
+def test_another_number_of_workers_replaces_the_pool() -> None:
+    g = game("tictactoe.game")
+    one = g.playouts(40, seed=9)
+    assert same(one, g.playouts(40, seed=9, workers=2))
+    two = workers.processes()
+    assert same(one, g.playouts(40, seed=9, workers=3))
+    three = workers.processes()
+    assert len(three) == 3 and not set(two) & set(three)
+    workers.shutdown()
+    assert workers.processes() == []
+    assert not set(two + three) & {p.pid for p in multiprocessing.active_children()}
