@@ -53,9 +53,12 @@ class Playouts:
 CHUNKS = 4  # tasks per worker of a call in a kernel
 
 
-def game_seeds(base: int, start: int, count: int) -> list[int]:
-    """The seeds of games start, ..., start + count - 1 from the base seed (game_seed)."""
-    return [game_seed(base, i) for i in range(start, start + count)]
+def game_seeds(base: int, start: int, count: int) -> np.ndarray:
+    """The seeds of games start, ..., start + count - 1 from the base seed (game_seed), in
+    native code (the kernel path has numba)."""
+    from interpreter.kernel.seeds import game_seeds as native_seeds
+
+    return native_seeds(base, start, count)
 
 
 @dataclass(frozen=True)
