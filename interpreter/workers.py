@@ -92,9 +92,11 @@ def shutdown(wait: bool = True) -> None:
 def run(play: Callable[[T], R], tasks: Sequence[T], workers: int, chunksize: int = 1
         ) -> Iterator[R]:
     """`play(task)` for every task on the pool's `workers` processes, the results in the
-    tasks' order. `play` is a module-level function. A pool found broken (a worker
-    died) is replaced once; an interruption (Ctrl-C, or the consumer giving up) drops the
-    tasks not started and the pool with them."""
+    tasks' order. `play` is a module-level function. A task's error is raised here, the
+    tasks not started dropped; a pool found broken (a worker died) is replaced once before
+    the tasks are handed out, and dropped after; an interruption (Ctrl-C, or the consumer
+    giving up) drops the tasks not started and the pool with them (its workers end once
+    their task is done), so that the next call does not wait for them."""
     try:
         results = pool(workers).map(play, tasks, chunksize=chunksize)
     except BrokenProcessPool:
@@ -105,7 +107,9 @@ def run(play: Callable[[T], R], tasks: Sequence[T], workers: int, chunksize: int
     except BrokenProcessPool:
         shutdown(wait=False)
         raise
-    except BaseException:  # Ctrl-C, or the consumer gave up: the games not started dropped
+    except Exception:  # a task's own error: the pool is as good as before
+        raise
+    except BaseException:  # Ctrl-C, or the consumer gave up
         shutdown(wait=False)
         raise
 

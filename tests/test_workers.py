@@ -77,3 +77,28 @@ def test_another_number_of_workers_replaces_the_pool() -> None:
     workers.shutdown()
     assert workers.processes() == []
     assert not set(two + three) & {p.pid for p in multiprocessing.active_children()}
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def refuse_three(x: int) -> int:
+    if x == 3:
+        raise ValueError("no 3")
+    return x
+
+
+def test_a_tasks_error_is_raised_and_the_pool_kept_giving_up_drops_it() -> None:
+    assert list(workers.run(square, [1, 2, 3], 2)) == [1, 4, 9]
+    pids = workers.processes()
+    with pytest.raises(ValueError, match="no 3"):
+        list(workers.run(refuse_three, [1, 2, 3, 4], 2))
+    assert workers.processes() == pids
+    assert list(workers.run(square, list(range(5)), 2)) == [0, 1, 4, 9, 16]
+    started = workers.run(square, list(range(100)), 2)
+    assert next(started) == 0
+    started.close()  # the consumer gave up: the rest dropped, the pool with it
+    assert workers.processes() == []
+    assert list(workers.run(square, [7], 2)) == [49]  # a new pool
+    assert workers.processes() and not set(workers.processes()) & set(pids)
