@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -90,7 +90,7 @@ def shutdown(wait: bool = True) -> None:
 
 
 def run(play: Callable[[T], R], tasks: Sequence[T], workers: int, chunksize: int = 1
-        ) -> Iterator[R]:
+        ) -> Generator[R, None, None]:
     """`play(task)` for every task on the pool's `workers` processes, the results in the
     tasks' order. `play` is a module-level function. A task's error is raised here, the
     tasks not started dropped; a pool found broken (a worker died) is replaced once before

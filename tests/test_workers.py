@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,3 +104,23 @@ def test_a_tasks_error_is_raised_and_the_pool_kept_giving_up_drops_it() -> None:
     assert workers.processes() == []
     assert list(workers.run(square, [7], 2)) == [49]  # a new pool
     assert workers.processes() and not set(workers.processes()) & set(pids)
+
+
+def test_the_workers_stop_when_the_process_exits() -> None:
+    script = ("import sys; from interpreter import load_game, workers; "
+              "g = load_game(sys.argv[1]); g.playouts(20, seed=1, workers=2); "
+              "print(*workers.processes())")
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "games" / "tictactoe.game")],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc here to look the processes up")
+    for pid in pids:  # gone (or, at most, a zombie no one waits for: not running)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                assert f.read().split(") ")[1][0] == "Z", pid
+        except FileNotFoundError:
+            pass
