@@ -24,14 +24,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dsl.errors import GameError
 from interpreter.analyze import game_seed
 from interpreter.workers import GameKey, game_key, game_of, keep_game
 from interpreter.workers import run as run_workers
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from interpreter.game import Game
     from interpreter.kernel.kernel import Kernel
 
@@ -140,6 +140,8 @@ def playouts(game: Game, n: int, seed: int | None = None, workers: int = 1,
         parts = list(run_workers(_play_kernel, [
             _KernelTask(key, base, i, min(size, n - i), max_plies)
             for i in range(0, n, size)], workers))
+        import numpy as np  # (the kernels' extra brings numpy)
+
         return native.results(*(np.concatenate(a) for a in zip(*parts, strict=True)))
     out = Playouts()
     results: Iterator[tuple[str | None, int, str]]
