@@ -13,8 +13,9 @@ legal move equally likely, to their end:
   `game.playouts` calls), in the game's kernel when it has one (numba, the `kernels` extra)
   and interpreted otherwise (the table says so). With 1 worker the games are played in
   batches that double until the time is spent (benchmarks/kernels.py's way); with 2 workers
-  (the machine's 2 cores) in one call sized from the 1-worker rate, its worker processes'
-  start included;
+  (the machine's 2 cores) in one call sized from the 1-worker rate, on the warm worker pool
+  that `playouts` keeps between calls (started, and handed the game, in a warm-up call
+  before the timing, as the simulators' batches are compiled and warmed up first);
 - pgx and ludax (JAX, `pip install -e '.[bench-jax]'`): a batch of B games stepped together
   by `jax.vmap(env.step)` inside one `jax.jit`-compiled `lax.scan` of 32 moves, each move
   drawn uniformly from the game's `legal_action_mask`, a game that ends (terminated or
@@ -373,7 +374,10 @@ def measure(match: Match, game: Game, remote: Remote | None, simulators: list[st
         found = result.theirs[simulator]  # the mean length over every batch's first games
         length[simulator] = sum(b * side.plies[0] for b, side in found.items()) / sum(found)
     share = seconds / (len(sides) * runs)
-    sized = ours_rate(game, 1, min(share, 0.2), seed, match.bound, 0.0)[0]  # warm-up
+    # Warm-up: the kernel's loop, and the worker pool started (once per process) and handed
+    # the game, as the simulators' batches are compiled and warmed up before timing.
+    sized = ours_rate(game, 1, min(share, 0.2), seed, match.bound, 0.0)[0]
+    ours_rate(game, 2, min(share, 0.2), seed, match.bound, sized)
     for r in range(runs):
         order = sides[r % len(sides):] + sides[:r % len(sides)]
         for who, n in order:

@@ -2,12 +2,15 @@
 
 Every legal move is equally likely and chance outcomes come with their probabilities (the
 moves `game.playout` makes). Game i is played with its own generator, seeded from the base
-seed and i, so the results are the same whatever the number of workers; workers are local
-processes, each building the game again from its text.
+seed and i, so the results are the same whatever the number of workers. Workers are local
+processes of a pool kept between calls (interpreter/workers.py): started by the first call
+that asks for them, they keep the games they built, so later calls find them warm.
 
 When the game has a kernel (interpreter/kernel: its rules compiled to native code, with the
 `kernels` extra) the games are played there, each still from its own seed, so again the same
-whatever the number of workers (each worker loads the kernel from the disk cache). The
+whatever the number of workers (a worker has the kernel from this process, forked, or loads
+it from the disk cache); each worker gets a few runs of consecutive games and derives their
+seeds itself. The
 kernel draws its moves with its own generator: a seed gives other games than the interpreter
 would play from it, but always the same ones. `kernel=False` plays interpreted; `kernel=True`
 requires the kernel (a GameError says why there is none).
@@ -19,13 +22,16 @@ import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dsl.errors import GameError
-from interpreter.analyze import game_seed, run_local
+from interpreter.analyze import game_seed
+from interpreter.workers import GameKey, game_key, game_of, keep_game
+from interpreter.workers import run as run_workers
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from interpreter.game import Game
     from interpreter.kernel.kernel import Kernel
 
@@ -44,21 +50,22 @@ class Playouts:
         return len(self.winners)
 
 
+CHUNKS = 4  # tasks per worker of a call in a kernel
+
+
+def game_seeds(base: int, start: int, count: int) -> np.ndarray:
+    """The seeds of games start, ..., start + count - 1 from the base seed (game_seed), in
+    native code (the kernel path has numba)."""
+    from interpreter.kernel.seeds import game_seeds as native_seeds
+
+    return native_seeds(base, start, count)
+
+
 @dataclass(frozen=True)
 class _Task:
-    text: str
-    source: str
-    options: tuple[tuple[str, object], ...]
+    key: GameKey
     seed: int
-    index: int
     max_plies: int | None
-
-
-@lru_cache(maxsize=4)
-def _built(text: str, source: str, options: tuple[tuple[str, object], ...]) -> Game:
-    from interpreter import parse_game
-
-    return parse_game(text, source, **dict(options))
 
 
 def _one(game: Game, seed: int, max_plies: int | None) -> tuple[str | None, int, str]:
@@ -67,23 +74,24 @@ def _one(game: Game, seed: int, max_plies: int | None) -> tuple[str | None, int,
 
 
 def _play(task: _Task) -> tuple[str | None, int, str]:
-    return _one(_built(task.text, task.source, task.options), task.seed, task.max_plies)
+    return _one(game_of(task.key), task.seed, task.max_plies)
 
 
 @dataclass(frozen=True)
 class _KernelTask:
-    text: str
-    source: str
-    options: tuple[tuple[str, object], ...]
-    seeds: tuple[int, ...]
+    """Games start, start + 1, ..., start + count - 1 of a call with this base seed."""
+
+    key: GameKey
+    base: int
+    start: int
+    count: int
     max_plies: int | None
 
 
-def _play_kernel(task: _KernelTask) -> Playouts:
-    game = _built(task.text, task.source, task.options)
-    kernel = chosen_kernel(game, True)
+def _play_kernel(task: _KernelTask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kernel = chosen_kernel(game_of(task.key), True)
     assert kernel is not None
-    return kernel.playouts(list(task.seeds), task.max_plies)
+    return kernel.play(game_seeds(task.base, task.start, task.count), task.max_plies)
 
 
 def chosen_kernel(game: Game, kernel: bool | None) -> Kernel | None:
@@ -122,30 +130,30 @@ def playouts(game: Game, n: int, seed: int | None = None, workers: int = 1,
     base = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
     native = chosen_kernel(game, kernel)
     if native is not None:
-        seeds = [game_seed(base, i) for i in range(n)]
         if workers <= 1 or n <= 1:
-            return native.playouts(seeds, max_plies)
-        text, source = game.env.text or "", game.expansion.game.span.path
-        options = tuple(sorted(game.options.items()))
-        size = -(-n // min(workers, n))
-        chunks = [_KernelTask(text, source, options, tuple(seeds[i:i + size]), max_plies)
-                  for i in range(0, n, size)]
-        out = Playouts()
-        for part in run_local(chunks, workers, _play_kernel):
-            out.winners += part.winners
-            out.lengths += part.lengths
-            out.reasons += part.reasons
-        return out
+            return native.playouts(game_seeds(base, 0, n), max_plies)
+        key = game_key(game)
+        keep_game(key, game)  # workers forked from here on begin with it and its kernel
+        # A few tasks per worker: balanced on a busy machine, each worth its message.
+        tasks = min(n, CHUNKS * workers)
+        size = -(-n // tasks)
+        parts = list(run_workers(_play_kernel, [
+            _KernelTask(key, base, i, min(size, n - i), max_plies)
+            for i in range(0, n, size)], workers))
+        import numpy as np  # (the kernels' extra brings numpy)
+
+        return native.results(*(np.concatenate(a) for a in zip(*parts, strict=True)))
     out = Playouts()
     results: Iterator[tuple[str | None, int, str]]
     if workers <= 1 or n <= 1:
         results = (_one(game, game_seed(base, i), max_plies) for i in range(n))
     else:
-        text, source = game.env.text or "", game.expansion.game.span.path
-        options = tuple(sorted(game.options.items()))
-        tasks = [_Task(text, source, options, game_seed(base, i), i, max_plies)
-                 for i in range(n)]
-        results = run_local(tasks, workers, _play)
+        key = game_key(game)
+        keep_game(key, game)
+        # Small chunks: the work stays balanced, and Ctrl-C waits for a few games at most.
+        results = run_workers(_play, [_Task(key, game_seed(base, i), max_plies)
+                                      for i in range(n)], workers,
+                              max(1, min(4, n // (workers * 8))))
     for winner, plies, reason in results:
         out.winners.append(winner)
         out.lengths.append(plies)

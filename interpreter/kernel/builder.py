@@ -615,7 +615,7 @@ def _situations(b: Builder, game: Game, history: int) -> list[str]:
 
 
 def _chance(game: Game, phases: list[Phase]) -> str:
-    """`is_chance(st)` and `chance_pick(st, n)`: at a chance decision, the index of the
+    """`is_chance(st)` and `chance_pick(st, n, rng)`: at a chance decision, the index of the
     outcome drawn among the n listed, with their probabilities (as Game.draw); else -1."""
     weights: list[str] = []
     tests: list[str] = []
@@ -634,19 +634,19 @@ def _chance(game: Game, phases: list[Phase]) -> str:
                 opening = f"WO_{p}_{step.index}"
                 weights.append(f"{opening} = np.array({g.opening!r}, dtype=np.float64)")
             tests.append(f"ph == {p} and step == {step.index}")
-            weights += ["", "@njit(cache=True)", f"def pick_{p}_{step.index}(st, n):",
+            weights += ["", "@njit(cache=True)", f"def pick_{p}_{step.index}(st, n, rng):",
                         f"    w = {opening} if st[H_TURN] == 0 else {name}",
-                        "    point = np.random.random() * w.sum()", "    for i in range(n):",
+                        "    point = rng_unit(rng) * w.sum()", "    for i in range(n):",
                         "        point -= w[i]", "        if point < 0:", "            return i",
                         "    return n - 1"]
     body = ["@njit(cache=True)", "def is_chance(st):", "    ph = st[H_PHASE]",
             "    step = st[H_STEP]",
             f"    return {' or '.join(f'({t})' for t in tests) if tests else 'False'}", "", "",
-            "@njit(cache=True)", "def chance_pick(st, n):", "    ph = st[H_PHASE]",
+            "@njit(cache=True)", "def chance_pick(st, n, rng):", "    ph = st[H_PHASE]",
             "    step = st[H_STEP]"]
     for t in tests:
         p, i = (int(x) for x in re.findall(r"\d+", t))
-        body += [f"    if {t}:", f"        return pick_{p}_{i}(st, n)"]
+        body += [f"    if {t}:", f"        return pick_{p}_{i}(st, n, rng)"]
     body.append("    return -1")
     return "\n".join([*weights, "", "", *body])
 
@@ -707,10 +707,10 @@ def _decision_listing(b: Builder, d: Decision, phase: Phase, tags: list[Generato
                      "    trial = trial_state(st)"),
             "    return False"]
     draw = [
-        "@njit(cache=True)", f"def draw_{name}(st, T, mover, acts, tags, pie):",
+        "@njit(cache=True)", f"def draw_{name}(st, T, mover, acts, tags, pie, rng):",
         f"    n = cands_{name}(st, T, mover, acts, tags, 0)", "    if pie:",
         "        acts[n] = SWAP", "        tags[n] = SWAP_TAG", "        n += 1",
-        "    trial = trial_state(st)", "    while n > 0:", "        i = np.random.randint(0, n)",
+        "    trial = trial_state(st)", "    while n > 0:", "        i = rng_below(rng, n)",
         f"        if kept_{name}(st, T, mover, acts[i], tags[i], trial):",
         "            return i",
         "        n -= 1  # refused: drawn again from the others",
@@ -792,23 +792,24 @@ def _buffer(cap: int) -> str:
 
 
 def _draw(phases: list[Phase]) -> str:
-    """`draw(st, T, acts, tags) -> i`: a legal move drawn at random, at acts[i] and tags[i]
+    """`draw(st, T, acts, tags, rng) -> i`: a legal move drawn at random with the generator
+    rng (rng_seed), at acts[i] and tags[i]
     (-1: there is none) — each listed move as likely as the rest, a chance outcome with its
     probability (as `choose` draws from the listing); the decisions whose moves steps after
     them may refuse draw without judging every move (draw_P_I). DRAWS: does any (where none
     does, the random games list and choose inline, saving a call per move)."""
     refusing = [(p, step.index) for p, phase in enumerate(phases) for step in phase.steps
                 if isinstance(step, Decision) and step.refusing]
-    lines = ["@njit(cache=True)", "def draw(st, T, acts, tags):"]
+    lines = ["@njit(cache=True)", "def draw(st, T, acts, tags, rng):"]
     if refusing:
         lines += ["    mover = st[H_TO_MOVE]", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
                   "    if not is_chance(st):"]
         for p, i in refusing:
             lines += [f"        if ph == {p} and step == {i}:",
                       f"            return draw_{p}_{i}(st, T, mover, acts, tags, "
-                      "st[H_PIE_OPEN] == 1 and step == 0)"]
+                      "st[H_PIE_OPEN] == 1 and step == 0, rng)"]
     lines += ["    n = legal(st, T, acts, tags)", "    if n == 0:", "        return -1",
-              "    return choose(st, n)", "", "", f"DRAWS = {bool(refusing)}"]
+              "    return choose(st, n, rng)", "", "", f"DRAWS = {bool(refusing)}"]
     return "\n".join(lines)
 
 
@@ -1143,12 +1144,52 @@ def pie_open(st):
     return second - START_COUNTS[1] == 0 and first - START_COUNTS[0] > 0'''
 
 DRIVER_TAIL = '''@njit(cache=True)
-def choose(st, n):
+def rng_seed(rng, seed):
+    """Start the random generator rng (a uint64 array of one word: SplitMix64's state) from
+    seed, any 64-bit number: a game's generator costs one store, where seeding numba's
+    Mersenne Twister (624 words, then regenerated) cost some 2 microseconds a game."""
+    rng[0] = np.uint64(seed)
+
+
+@njit(cache=True)
+def rng_next(rng):
+    """The next 64 random bits of rng (SplitMix64)."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rng, n):
+    """A number of 0 ... n - 1, each as likely (0 < n < 2 ** 32): the high 32 bits of a draw
+    scaled by n, the few draws that would favour some numbers drawn again (Lemire's
+    method)."""
+    bound = np.uint64(n)
+    m = (rng_next(rng) >> np.uint64(32)) * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        least = (np.uint64(0x100000000) - bound) % bound
+        while low < least:
+            m = (rng_next(rng) >> np.uint64(32)) * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def rng_unit(rng):
+    """A float in [0, 1): 53 random bits."""
+    return np.float64(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def choose(st, n, rng):
     """The index of the move drawn among the n listed: a chance outcome with its probability,
     any other move as likely as the rest (as Game.playout chooses)."""
-    i = chance_pick(st, n)
+    i = chance_pick(st, n, rng)
     if i < 0:
-        i = np.random.randint(0, n)
+        i = rng_below(rng, n)
     return i
 
 
@@ -1190,16 +1231,17 @@ def playouts(T, start, seeds, bound, winners, lengths, reasons):
     st = start.copy()
     acts = np.empty(MAX_MOVES, np.int32)
     tags = np.empty(MAX_MOVES, np.int32)
+    rng = np.zeros(1, np.uint64)
     for g in range(seeds.shape[0]):
-        np.random.seed(seeds[g])
+        rng_seed(rng, seeds[g])
         copy_into(st, start, st.shape[0])
         plies = 0
         while st[H_RESULT] == PLAYING and plies < bound:
             if DRAWS:
-                i = draw(st, T, acts, tags)
+                i = draw(st, T, acts, tags, rng)
             else:  # (draw's own lines: a call less)
                 n = legal(st, T, acts, tags)
-                i = choose(st, n) if n > 0 else -1
+                i = choose(st, n, rng) if n > 0 else -1
             if i < 0:
                 break
             apply(st, T, acts[i], tags[i])
@@ -1278,14 +1320,15 @@ def playout_actions(T, start, seed, bound, record):
     st = start.copy()
     acts = np.empty(MAX_MOVES, np.int32)
     tags = np.empty(MAX_MOVES, np.int32)
-    np.random.seed(seed)
+    rng = np.zeros(1, np.uint64)
+    rng_seed(rng, seed)
     plies = 0
     while st[H_RESULT] == PLAYING and plies < bound:
         if DRAWS:
-            i = draw(st, T, acts, tags)
+            i = draw(st, T, acts, tags, rng)
         else:  # (draw's own lines: a call less)
             n = legal(st, T, acts, tags)
-            i = choose(st, n) if n > 0 else -1
+            i = choose(st, n, rng) if n > 0 else -1
         if i < 0:
             break
         record[plies] = acts[i]

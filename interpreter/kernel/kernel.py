@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -67,6 +68,13 @@ def load_module(source: str, digest: str) -> ModuleType:
     return module
 
 
+def seed_array(seeds: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Seeds as the kernel's generators take them (rng_seed): their low 64 bits, uint64."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
+        return seeds
+    return np.array([s & 0xFFFF_FFFF_FFFF_FFFF for s in seeds], np.uint64)
+
+
 def _signed(key: int) -> int:
     """A 64-bit key as the int64 with the same bits."""
     return key - (1 << 64) if key >= 1 << 63 else key
@@ -88,13 +96,14 @@ class Kernel:
         self._acts = np.empty(built.max_moves, np.int32)
         self._tags = np.empty(built.max_moves, np.int32)
         # Compile (or load from numba's cache) every entry point now, not in the first game.
-        self.module.playouts(self.tables, self.start, np.zeros(0, np.uint32), 0,
+        self.module.playouts(self.tables, self.start, np.zeros(0, np.uint64), 0,
                              np.zeros(0, np.int32), np.zeros(0, np.int32),
                              np.zeros(0, np.int32))
         st = self.start.copy()
         self.module.find(st, self.tables, -1, self._acts, self._tags)
         self.module.apply(st, self.tables, 0, -1)  # tag -1: no move, just the turn's end
-        self.module.playout_actions(self.tables, self.start, 0, 0, np.zeros(1, np.int32))
+        self.module.playout_actions(self.tables, self.start, np.uint64(0), 0,
+                                    np.zeros(1, np.int32))
         self.load_seconds = time.perf_counter() - began
 
     # States -------------------------------------------------------------------------------
@@ -282,18 +291,29 @@ class Kernel:
         return int(self.module.perft(st, self.tables, depth))
 
     # Random games -------------------------------------------------------------------------
-    def playouts(self, seeds: list[int], max_plies: int | None = None) -> Playouts:
+    def playouts(self, seeds: Sequence[int] | np.ndarray, max_plies: int | None = None
+                 ) -> Playouts:
         """One random game per seed, in native code (see Game.playouts)."""
-        from interpreter.playouts import Playouts
+        return self.results(*self.play(seeds, max_plies))
 
+    def play(self, seeds: Sequence[int] | np.ndarray, max_plies: int | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One random game per seed, in native code: the games' results as the kernel keeps
+        them (`results` reads them), one int32 array each of winners, lengths and reasons."""
         count = len(seeds)
         bound = self._bound(max_plies)
         winners = np.zeros(count, np.int32)
         lengths = np.zeros(count, np.int32)
         reasons = np.zeros(count, np.int32)
-        self.module.playouts(self.tables, self.start,
-                             np.array([s & 0xFFFFFFFF for s in seeds], np.uint32), bound,
-                             winners, lengths, reasons)
+        self.module.playouts(self.tables, self.start, seed_array(seeds), bound, winners,
+                             lengths, reasons)
+        return winners, lengths, reasons
+
+    def results(self, winners: np.ndarray, lengths: np.ndarray, reasons: np.ndarray
+                ) -> Playouts:
+        """The Playouts of the arrays `play` filled."""
+        from interpreter.playouts import Playouts
+
         players, names = self.game.players, self.built.reasons
         won = winners.tolist()
         return Playouts([players[w] if w >= 0 else None for w in won], lengths.tolist(),
@@ -317,7 +337,7 @@ class Kernel:
         out = self.__dict__.get("_one")
         if out is None:
             out = self.__dict__["_one"] = tuple(np.zeros(1, np.int32) for _ in range(3))
-        seeds = np.array([seed & 0xFFFFFFFF], np.uint32)
+        seeds = seed_array([seed])
         self.module.playouts(self.tables, st, seeds, bound, *out)
         r = int(out[0][0])
         return None if r == PLAYING else INTERPRETED_DRAW if r == DRAW else r
@@ -326,6 +346,6 @@ class Kernel:
         """The actions of one random game played by the kernel."""
         bound = self._bound(max_plies)
         record = np.zeros(max(bound, 1), np.int32)
-        n = self.module.playout_actions(self.tables, self.start, seed & 0xFFFFFFFF, bound,
+        n = self.module.playout_actions(self.tables, self.start, seed_array([seed])[0], bound,
                                         record)
         return record[:n].tolist()

@@ -111,7 +111,7 @@ def search_settle(node, first, sibling, mover, proven, pool_at, pool_left):
 
 
 @njit(cache=True)
-def search(T, root, seed, iterations, c, bound, meta, parent, action, tag, seat, mover,
+def search(T, root, seed, rng, iterations, c, bound, meta, parent, action, tag, seat, mover,
            visits, value, proven, first, last, sibling, pool_at, pool_left, pool_act,
            pool_tag):
     """Up to `iterations` UCT iterations on the tree in the arrays (node 0: the root, whose
@@ -121,9 +121,9 @@ def search(T, root, seed, iterations, c, bound, meta, parent, action, tag, seat,
     role that moved into it; a proven leaf may prove the nodes above. meta holds the nodes
     and pool entries used and why the batch stopped: its iterations done, the root proven,
     or no room for a node or a listing (the caller grows the arrays and goes on). A seed
-    >= 0 seeds the random generator first."""
+    >= 0 starts the random generator rng (rng_seed) from it first."""
     if seed >= 0:
-        np.random.seed(seed)
+        rng_seed(rng, seed)
     work = np.empty_like(root)
     acts = np.empty(MAX_MOVES, np.int32)
     tags = np.empty(MAX_MOVES, np.int32)
@@ -158,7 +158,7 @@ def search(T, root, seed, iterations, c, bound, meta, parent, action, tag, seat,
         if proven[node] == -3:  # expansion: a random untried action
             at = pool_at[node]
             left = pool_left[node]
-            k = at + np.random.randint(0, left)
+            k = at + rng_below(rng, left)
             j = at + left - 1
             a = pool_act[k]
             t = pool_tag[k]
@@ -194,7 +194,7 @@ def search(T, root, seed, iterations, c, bound, meta, parent, action, tag, seat,
         else:  # simulation
             plies = 0
             while work[H_RESULT] == PLAYING and plies < bound:
-                i = draw(work, T, acts, tags)
+                i = draw(work, T, acts, tags, rng)
                 if i < 0:
                     if plies == 0:  # the new node: nobody can move there (proven, no end)
                         proven[node] = PLAYING
@@ -231,6 +231,7 @@ class NativeTree:
         self.kernel = kernel
         self.root = st.copy()
         self.meta = np.zeros(3, np.int64)
+        self.rng = np.zeros(1, np.uint64)  # the search's random generator (rng_seed)
         size = max(2, nodes)
         self.parent, self.action, self.tag, self.seat, self.mover, self.proven, self.first, \
             self.last, self.sibling, self.pool_at, self.pool_left = \
@@ -258,13 +259,14 @@ class NativeTree:
     # Running ------------------------------------------------------------------------------
     def run(self, iterations: int, seed: int, exploration: float) -> int:
         """Up to `iterations` more iterations (fewer once the root is proven); how many ran.
-        A seed >= 0 seeds the kernel's random generator first (a search seeds it once, so
-        its batches continue one stream whatever their sizes)."""
+        A seed >= 0 starts the tree's random generator from it first (a search seeds it
+        once, so its batches continue one stream whatever their sizes)."""
         done = 0
         while True:
             ran = int(self.kernel.module.search(
-                self.kernel.tables, self.root, seed, iterations - done, float(exploration),
-                self.bound, self.meta, self.parent, self.action, self.tag, self.seat, self.mover,
+                self.kernel.tables, self.root, seed, self.rng, iterations - done,
+                float(exploration), self.bound, self.meta, self.parent, self.action, self.tag,
+                self.seat, self.mover,
                 self.visits, self.value, self.proven, self.first, self.last, self.sibling,
                 self.pool_at, self.pool_left, self.pool_act, self.pool_tag))
             seed = -1
