@@ -29,7 +29,7 @@ from stdlib.regions import KindSites
 from stdlib.registry import ludeme
 from stdlib.runtime import EMPTY, Ctx, Env, Memory, Move
 from stdlib.statefields import MoveCounters, declare
-from stdlib.steps import MoveScreen
+from stdlib.steps import Changes, MoveScreen
 from stdlib.types import Cond, IntExpr, Moves, Region, RoleExpr
 
 
@@ -144,6 +144,8 @@ class Attacked:
         def exact(move: Move) -> bool:
             """The condition is false after the move (judged on the board, then undone)."""
             changes = move.changes
+            if len(changes) == 2 and changes[0][0] != changes[1][0]:
+                return exact_two(changes)
             undo = [(s, board[s]) for s, _ in changes]
             final = dict(changes)
             # The region after the move: the sites holding its values (see KindSites).
@@ -161,6 +163,29 @@ class Attacked:
             finally:
                 for s, v in reversed(undo):
                     board[s] = v
+                if state is not None:
+                    state.trial -= 1
+
+        def exact_two(changes: Changes) -> bool:
+            """exact, for the usual move: two sites changed (a piece leaving one for the
+            other), made and undone without building lists of the changes."""
+            (a, x), (b, y) = changes
+            was_a, was_b = board[a], board[b]
+            after = [s for s in sites if s != a and s != b]
+            if x in values:
+                after.append(a)
+            if y in values:
+                after.append(b)
+            if state is not None:
+                state.trial += 1  # the board is not the position's for now (see Env.track)
+            board[a], board[b] = x, y
+            try:
+                for s in after:
+                    if test(ctx, s, role):
+                        return False
+                return True
+            finally:
+                board[a], board[b] = was_a, was_b
                 if state is not None:
                     state.trial -= 1
 
