@@ -3,8 +3,8 @@
 numba counts the references to every array a function holds (the state, the move buffers,
 views of them): an atomic increment where the function starts holding one and a decrement
 where it lets go, which its optimiser removes only where the function's branches are simple.
-A kernel's driver and lowerings branch a lot: a random game of Connect Four or Hex paid some
-sixteen of these atomic operations a move, a quarter to a third of its time.
+A kernel's driver and lowerings branch a lot: in a game that places a stone a move, some
+sixteen of these atomic operations a move were a quarter to a third of a random game's time.
 
 `without_refcounts` rewrites a generated kernel module so that each function that makes no
 array of its own is compiled with numba's `_nrt=False`: it holds the arrays it is given, and
