@@ -1943,8 +1943,11 @@ def lower_place(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     start = k.action_start("place", node)
     allowed = k.table("may hold a piece",
                       [0 if s in env.no_piece else 1 for s in range(env.topology.size)])
-    region = k.lower(args[0], "Region")
     judge = lower_filters(k, given)
+    if judge is None and _every_site(args[0]):
+        return Generator(_place_anywhere(k, values, allowed, start),
+                         _make_placement(k, start, values), frozenset({"place"}))
+    region = k.lower(args[0], "Region")
     admits = "True" if judge is None else k.function("placement_allowed", f"""
 def {{name}}(st, T, mover, s):
     put(st, s, {values}[mover])
@@ -1966,6 +1969,43 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     return n
 """)
     return Generator(generate, _make_placement(k, start, values), frozenset({"place"}))
+
+
+def _every_site(region: Node) -> bool:
+    """Is the region (sites Empty) or (sites Board)? A placement's own test (an empty site
+    where a piece may stand) then leaves the same sites as the region."""
+    from dsl.check import resolve
+    from stdlib.registry import REGISTRY
+
+    if not isinstance(region, Form):
+        return False
+    spec, _ = resolve(region, REGISTRY)
+    return spec is not None and spec.name in ("sites Empty", "sites Board")
+
+
+def _place_anywhere(k: Lower, values: str, allowed: str, start: int) -> str:
+    """The generator of placements on every empty site where a piece may stand, tested in
+    one pass over the board. Where the buffer has room for a move per site, each site's
+    move is written and counted only if the site is free (no branch to mispredict on a
+    board half full at random); else only the free sites' moves are written."""
+    free = f"(st[s] == 0) & ({allowed}[s] != 0)" if k.env.no_piece else "st[s] == 0"
+    return k.function("place_anywhere", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if short_of(st, {values}[mover]):  # no piece left in hand
+        return n
+    if n + N <= acts.shape[0] and n + N <= tags.shape[0]:
+        for s in range(N):
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += {free}
+        return n
+    for s in range(N):
+        if {free}:
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
 
 
 def _make_placement(k: Lower, start: int, values: str) -> str:
@@ -2034,6 +2074,30 @@ def lower_drop(k: Lower, node: Form, args: tuple[Node, ...]) -> Generator:
     allowed = k.table("may hold a piece", [0 if s in env.no_piece else 1 for s in range(size)])
     values = k.table("placed", [env.piece_of(r) for r in range(len(env.roles))])
     start = k.action_start("place", node)
+    entries = _columns(env.topology.step[d], env.topology.step.get(OPPOSITE.get(d, "")))
+    if entries:
+        # Each column from its entry down: the piece lands on the last empty site before an
+        # occupied one or the edge, the column's only landing site (none if the entry is
+        # taken): a walk over the column's empty sites instead of a test of every site.
+        generate = k.function("drop_columns", f"""
+def {{name}}(st, T, mover, acts, tags, n, tag):
+    if short_of(st, {values}[mover]):  # no piece left in hand
+        return n
+    for c in range({len(entries)}):
+        s = {k.table("column entries", entries)}[c]
+        if st[s] != 0:
+            continue
+        b = {below}[s]
+        while b != -1 and st[b] == 0:
+            s = b
+            b = {below}[s]
+        if {allowed}[s]:
+            acts[n] = {start} + s
+            tags[n] = tag
+            n += 1
+    return n
+""")
+        return Generator(generate, _make_placement(k, start, values), frozenset({"place"}))
     generate = k.function("drop", f"""
 def {{name}}(st, T, mover, acts, tags, n, tag):
     if short_of(st, {values}[mover]):  # no piece left in hand
@@ -2058,6 +2122,26 @@ def {{name}}(st, T, mover, acts, tags, n, tag):
     return n
 """)
     return Generator(generate, _make_placement(k, start, values), frozenset({"place"}))
+
+
+def _columns(down: Sequence[int], up: Sequence[int] | None) -> list[int]:
+    """The first site of each column of a falling piece's direction (`down[s]`: the next
+    site in it, `up[s]`: in the opposite one), when the board is made of such columns: the
+    two directions undo each other and every site lies on the column down from a site with
+    nothing above it. Then a site's sites above (the ray up, which a piece falls through)
+    are its column's before it. [] otherwise (the lowering tests every site)."""
+    if up is None or len(up) != len(down):
+        return []
+    if any(t != -1 and up[t] != s for s, t in enumerate(down)) or \
+            any(t != -1 and down[t] != s for s, t in enumerate(up)):
+        return []
+    entries = [s for s in range(len(down)) if up[s] == -1]
+    covered = 0
+    for s in entries:
+        while s != -1:
+            covered += 1
+            s = down[s]
+    return entries if covered == len(down) else []
 
 
 @lowers("pass")

@@ -411,8 +411,8 @@ def {{name}}(st, T, mover, act):
 
 
 def _region_mask(k: Lower, node: Node, name: str) -> tuple[str, str]:
-    """Source lines (indent 4) filling the bool array `name` (N sites) with the region's sites,
-    and whether it may hold any ("False" when the region is always empty)."""
+    """Source lines (indent 4) making `name` an array of N sites whose items test true at the
+    region's sites, and whether it may hold any ("False" when the region is always empty)."""
     from stdlib.sowing import role_tables, sites_by_role
 
     by_role = sites_by_role(k, node)
@@ -421,7 +421,7 @@ def _region_mask(k: Lower, node: Node, name: str) -> tuple[str, str]:
         if not any(sites):
             return f"    {name} = np.zeros(1, np.bool_)\n", "False"
         _, _, mask = role_tables(k, sites)
-        return f"    {name} = {mask}[{role}] == 1\n", "True"
+        return f"    {name} = {mask}[{role}]\n", "True"  # (its row: 0/1, a view)
     region = k.lower(node, "Region")
     return (f"    {name} = np.zeros(N, np.bool_)\n"
             f"    buf = np.empty(N, np.int32)\n"

@@ -42,6 +42,8 @@ def _differences(game_file: Path, first: int, games: int, plies: int) -> list[st
     game = load_game(str(game_file))
     kernel = kernel_for(game)
     assert kernel is not None, why_interpreted(game)
+    assert not kernel.all_counted, "a function compiled without reference counts made an " \
+        "array (interpreter/kernel/refcounts.py)"
     seeds = list(range(first, first + games))
     lengths = kernel.playouts(seeds).lengths
     chosen = []

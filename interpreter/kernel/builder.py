@@ -21,6 +21,7 @@ from dsl.ast import Bool, Const, Form, Int, Node, Str
 from dsl.check import resolve
 from interpreter.kernel.layout import fixed_size, header_source
 from interpreter.kernel.memo import ARMED, KEPT, MEMO_FUNCTIONS, keeps_listing, memo_width
+from interpreter.kernel.refcounts import without_refcounts
 from interpreter.kernel.search import SEARCH_DRIVER
 from interpreter.kernel.stack import on_stack
 from stdlib.lowering import (
@@ -476,7 +477,10 @@ def _module(b: Builder, game: Game, phases: list[Phase],
              "    mover = st[H_TO_MOVE]", "    if MEMO:", "        st[MEMO_AT] = 0",
              "    if tag == SWAP_TAG:", "        swap(st)",
              "        return", "    ph = st[H_PHASE]", "    step = st[H_STEP]",
-             "    before = st[:N].copy() if MEMORIES or QUIET else st  # (unread then)",
+             # the board before the decision, for the memories' updates and the quiet
+             # count (on the stack: interpreter/kernel/stack.py), else an empty view
+             *(["    before = np.empty(N, np.int64)", "    copy_into(before, st, N)"]
+               if updates or game.env.uses_quiet else ["    before = st[:0]"]),
              "    if step == 0:", "        st[H_NCHANGED] = 0",
              "    st[H_TAKEN] = 0  # (counted per decision, as a turn's steps see captures)",
              "    st[H_AGAIN] = 0", "    st[H_TO] = -1", "    st[H_FROM] = -1"]
@@ -547,7 +551,7 @@ def _module(b: Builder, game: Game, phases: list[Phase],
     lines += ["\n".join(legal), "\n".join(apply), "\n".join(end_turn), "\n".join(judge),
               DRIVER_TAIL, SEARCH_DRIVER]
     source = "\n\n\n".join(lines) + "\n"
-    source = on_stack(_break_cycles(b, game, source))
+    source = without_refcounts(on_stack(_break_cycles(b, game, source)))
     digest = hashlib.sha256((source + repr(b.tables)).encode()).hexdigest()
     return KernelSource(source, (), size, max_moves, game._reasons, slots,
                         history, bool(b.situational and history), digest[:24])

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from interpreter.errors import IllegalMoveError
+from interpreter.kernel import refcounts
 from interpreter.kernel.layout import (
     DICE_CAP,
     DRAW,
@@ -85,17 +87,37 @@ class Kernel:
     State); the step API changes them in place."""
 
     def __init__(self, game: Game, built: KernelSource) -> None:
+        from numba.core.errors import NumbaError
+
         self.game = game
-        self.built = built
         self.sites = len(game.sites)
         began = time.perf_counter()
-        self.module = load_module(built.source, built.digest)
         self.tables = tuple(np.ascontiguousarray(np.array(t, dtype=np.int32))
                             for t in built.tables)
-        self.start = self.encode(game.initial_state())
         self._acts = np.empty(built.max_moves, np.int32)
         self._tags = np.empty(built.max_moves, np.int32)
-        # Compile (or load from numba's cache) every entry point now, not in the first game.
+        # Every function keeps numba's reference counts: one that the rewrite compiles without
+        # them made an array after all, in a way it does not see (interpreter/kernel/refcounts.py).
+        self.all_counted = False
+        try:
+            self._load(built)
+        except NumbaError:
+            if refcounts.FLAG not in built.source:
+                raise
+            source = refcounts.counted(built.source)
+            self.all_counted = True
+            self._load(replace(built, source=source,
+                               digest=hashlib.sha256(source.encode()).hexdigest()[:24]))
+        self.load_seconds = time.perf_counter() - began
+
+    def _load(self, built: KernelSource) -> None:
+        """Load the module (compiling it, or from numba's cache) and every entry point now,
+        not in the first game."""
+        from numba.core.errors import NumbaError
+
+        self.built = built
+        self.module = load_module(built.source, built.digest)
+        self.start = self.encode(self.game.initial_state())
         self.module.playouts(self.tables, self.start, np.zeros(0, np.uint64), 0,
                              np.zeros(0, np.int32), np.zeros(0, np.int32),
                              np.zeros(0, np.int32))
@@ -104,7 +126,10 @@ class Kernel:
         self.module.apply(st, self.tables, 0, -1)  # tag -1: no move, just the turn's end
         self.module.playout_actions(self.tables, self.start, np.uint64(0), 0,
                                     np.zeros(1, np.int32))
-        self.load_seconds = time.perf_counter() - began
+        wrong = refcounts.unsound(self.module, built.source)
+        if wrong:
+            raise NumbaError(f"{', '.join(wrong)}: compiled without reference counts, "
+                             "returning or taking an array")
 
     # States -------------------------------------------------------------------------------
     def encode(self, state: State) -> np.ndarray:
