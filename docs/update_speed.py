@@ -120,10 +120,14 @@ def speed_table() -> str:
         lines.append("| " + " | ".join([game, *map(ratio, rest)]) + " |")
     perft = table_rows(OUTPUT.parent / "chess_perft.md")
     at = perft[0].index
+
+    def per_python_chess(row: list[str], column: str) -> str:
+        rate = float(row[at(column)].replace(",", ""))
+        return f"{rate / float(row[at('python-chess nodes/s')].replace(',', '')):.2f}"
     perft_lines = [f"| chess perft(3), {row[at('position')]} | "
-                   f"{1 / float(row[at('python-chess / public')]):.2f} | "
-                   f"{1 / float(row[at('python-chess / fast path')]):.2f} | - | "
-                   f"{row[at('kernel / python-chess')]} |" for row in perft[1:]]
+                   f"{per_python_chess(row, 'public nodes/s')} | "
+                   f"{per_python_chess(row, 'fast path nodes/s')} | - | "
+                   f"{per_python_chess(row, 'kernel nodes/s')} |" for row in perft[1:]]
     return "\n".join([
         "Random games per second as a ratio to OpenSpiel's C++ game driven by the same Python "
         "loop (above 1: ludeme is faster), and chess perft as a ratio to python-chess's nodes "
