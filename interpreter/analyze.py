@@ -13,10 +13,8 @@ import hashlib
 import math
 import os
 import random
-import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Any
@@ -26,6 +24,7 @@ from interpreter import parse_game
 from interpreter.agents import make_agent
 from interpreter.game import Game, State
 from interpreter.progress import progress_bar
+from interpreter.workers import run as run_on_workers
 from stdlib.logic import phrase
 from stdlib.movekinds import declines, kind_of, move_kinds
 from stdlib.parts import parts_of
@@ -328,26 +327,17 @@ Runner = Callable[[list[GameTask]], Iterator[GameResult]]
 
 def run_local(tasks: list[Any], workers: int, play: Callable[[Any], Any] | None = None
               ) -> Iterator[Any]:
-    """The tasks' results in order: in this process (1 worker) or on local processes. Each
-    task is done by `play` (default: play_game), a module-level function of the task alone."""
+    """The tasks' results in order: in this process (1 worker) or on the process-wide pool
+    of worker processes that game.playouts keeps too (interpreter/workers.py: started once,
+    Ctrl-C left to this process, which stops the run). Each task is done by `play` (default:
+    play_game), a module-level function of the task alone."""
     play = play or play_game
     if workers <= 1 or len(tasks) <= 1:
         yield from map(play, tasks)
         return
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_worker_init)
-    try:
-        # Small chunks: the work stays balanced, and Ctrl-C waits for a few games at most.
-        chunk = max(1, min(4, len(tasks) // (workers * 8)))
-        yield from pool.map(play, tasks, chunksize=chunk)
-    except BaseException:  # Ctrl-C, or the consumer gave up: drop the games not started
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the run."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Small chunks: the work stays balanced, and Ctrl-C waits for a few games at most.
+    chunk = max(1, min(4, len(tasks) // (workers * 8)))
+    yield from run_on_workers(play, tasks, workers, chunksize=chunk)
 
 
 def run_ray(tasks: list[GameTask], address: str | None) -> Iterator[GameResult]:
