@@ -124,6 +124,15 @@ def test_functions_that_make_no_array_are_compiled_without_counts() -> None:
     assert without_refcounts(out) == out
 
 
+def test_a_numba_without_the_option_gets_the_module_unchanged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.kernel import refcounts
+
+    assert refcounts.supported()  # (the numba CI installs has it)
+    monkeypatch.setattr(refcounts, "supported", lambda: False)
+    assert without_refcounts(MODULE) == MODULE
+
+
 def test_a_kernels_listing_and_making_of_moves_keep_no_counts() -> None:
     for path, options in (("games/connectfour.game", {}),
                           ("games/hex.game", {"size": 11, "pie": False})):

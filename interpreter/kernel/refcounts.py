@@ -55,10 +55,23 @@ FLAG = "_nrt=False"
 KEEP = "_nrt=True"
 
 
+def supported() -> bool:
+    """Does the numba installed take `_nrt` as a jit option? It is a private one (numba 0.59
+    to 0.68 have it): a numba without it gets the module unchanged, every count kept."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:
+        return False
+    return hasattr(CPUTargetOptions, "_nrt")
+
+
 def without_refcounts(source: str) -> str:
     """The kernel module `source` with every function compiled without reference counts
     that makes no array, returns no parameter it indexes and calls no function that may
-    return an array; every other is said to keep them."""
+    return an array; every other is said to keep them. Unchanged where numba does not
+    support the option (`supported`)."""
+    if not supported():
+        return source
     heads = {m.group(2): m for m in _DECORATOR.finditer(source)}
     bodies = {name: _body(source, m) for name, m in heads.items()}
     counted = {name for name, m in heads.items()
