@@ -124,6 +124,7 @@ def test_functions_that_make_no_array_are_compiled_without_counts() -> None:
     assert without_refcounts(out) == out
 
 
+@pytest.mark.skipif(not available(), reason="numba (the kernels extra) is not installed")
 def test_a_numba_without_the_option_gets_the_module_unchanged(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from interpreter.kernel import refcounts
