@@ -84,9 +84,9 @@ class Attacked:
         self.known = value_sites(env) if self.lines is not None else None
         self.owner = env.owner
         self._near: dict[tuple[int, int], tuple[dict[int, list[int]], tuple[int, ...]]] = {}
-        # Per (attacker, region's values): per board value, whether putting it anywhere needs
-        # the exact test, as a tuple and as a bitset.
-        self._bad: dict[tuple[int, tuple[int, ...]], tuple[tuple[bool, ...], int]] = {}
+        # Per (attacker, region's values): the board values whose putting anywhere needs the
+        # exact test, as a bitset.
+        self._bad: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def near(self, role: int, site: int, found: tuple[Line, ...]
              ) -> tuple[dict[int, list[int]], tuple[int, ...]]:
@@ -145,12 +145,21 @@ class Attacked:
             """The condition is false after the move (judged on the board, then undone)."""
             changes = move.changes
             if len(changes) == 2 and changes[0][0] != changes[1][0]:
-                return exact_two(changes)
-            undo = [(s, board[s]) for s, _ in changes]
-            final = dict(changes)
-            # The region after the move: the sites holding its values (see KindSites).
-            after = [s for s in sites if s not in final]
-            after += [s for s, v in final.items() if v in values]
+                # The usual move (a piece leaving one site for another), without building
+                # a dict of its changes.
+                (a, x), (b, y) = changes
+                undo: Changes = ((b, board[b]), (a, board[a]))
+                after = [s for s in sites if s != a and s != b]
+                if x in values:
+                    after.append(a)
+                if y in values:
+                    after.append(b)
+            else:
+                undo = tuple([(s, board[s]) for s, _ in reversed(changes)])
+                final = dict(changes)
+                # The region after the move: the sites holding its values (see KindSites).
+                after = [s for s in sites if s not in final]
+                after += [s for s, v in final.items() if v in values]
             if state is not None:
                 state.trial += 1  # the board is not the position's for now (see Env.track)
             try:
@@ -161,31 +170,8 @@ class Attacked:
                         return False
                 return True
             finally:
-                for s, v in reversed(undo):
+                for s, v in undo:
                     board[s] = v
-                if state is not None:
-                    state.trial -= 1
-
-        def exact_two(changes: Changes) -> bool:
-            """exact, for the usual move: two sites changed (a piece leaving one for the
-            other), made and undone without building lists of the changes."""
-            (a, x), (b, y) = changes
-            was_a, was_b = board[a], board[b]
-            after = [s for s in sites if s != a and s != b]
-            if x in values:
-                after.append(a)
-            if y in values:
-                after.append(b)
-            if state is not None:
-                state.trial += 1  # the board is not the position's for now (see Env.track)
-            board[a], board[b] = x, y
-            try:
-                for s in after:
-                    if test(ctx, s, role):
-                        return False
-                return True
-            finally:
-                board[a], board[b] = was_a, was_b
                 if state is not None:
                     state.trial -= 1
 
@@ -241,28 +227,26 @@ class Attacked:
                             break
                         between.append(t)
         key = (role, tuple(values))
-        known = self._bad.get(key)
-        if known is None:  # per board value: does putting it anywhere need the exact test?
-            bad_values = tuple(o == role or v in values for v, o in enumerate(owner))
-            known = self._bad[key] = (bad_values, sum(1 << v for v, b in enumerate(bad_values)
-                                                      if b))
-        bad, bad_bits = known
+        bad = self._bad.get(key)
+        if bad is None:  # the board values whose putting anywhere needs the exact test
+            bad = self._bad[key] = sum(1 << v for v, o in enumerate(owner)
+                                       if o == role or v in values)
         # Sites where any change needs the exact test (the region's; a pinned piece's, which
         # only ever leaves its site).
+        danger = 0
+        for s in sites:
+            danger |= 1 << s
+        for s in pinned:
+            danger |= 1 << s
         if not guarded:
-            danger_bits = 0
-            for s in sites:
-                danger_bits |= 1 << s
-            for s in pinned:
-                danger_bits |= 1 << s
-            return _Unpinned(danger_bits, bad_bits, exact)
-        danger = frozenset(sites) | pinned
+            return _Unpinned(danger, bad, exact)
 
         def safe_guarded(move: Move) -> bool:
+            changed, put = move._masks or move.masks()
+            if changed & danger or put & bad:
+                return exact(move)
             emptied = 0  # sites of `guarded` the move empties: a line opens only if all do
             for s, v in move.changes:
-                if s in danger or bad[v]:
-                    return exact(move)
                 if v == EMPTY and s in guarded:
                     emptied += 1
             return emptied < 2 or exact(move)

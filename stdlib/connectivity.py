@@ -648,19 +648,6 @@ class _ChainScreen(MoveScreen):
         return True
 
     def then(self, changes: Changes) -> Changes | None:
-        passing = self.passing
-        if passing is not None and len(changes) > 1:
-            # A placement of r's judged to leave every chain a liberty, then pieces of other
-            # roles taken off (a capture): taking them only frees liberties, so it still does.
-            site, value = changes[0]
-            board, owner, r = self.board, self.owner, self.r
-            if value == passing[0] and passing[1] >> site & 1 and board[site] == EMPTY:
-                for s, v in changes[1:]:
-                    u = board[s]
-                    if v != EMPTY or u == EMPTY or owner[u] == r or s == site:
-                        break
-                else:
-                    return ()
         return None if self._after(changes, True) else ()
 
     def _after(self, changes: Changes, first: bool = False) -> list[int]:
@@ -687,6 +674,11 @@ class _ChainScreen(MoveScreen):
                         break
                     emptied |= liberty_bit[s]
                 else:
+                    passing = self.passing
+                    if passing is not None and value == passing[0] and passing[1] >> site & 1:
+                        # Judged to leave every chain a liberty (placements): taking other
+                        # roles' pieces off only frees liberties, so it still does.
+                        return []
                     return self._joined(site, emptied)
         after = list(board)
         for s, v in changes:

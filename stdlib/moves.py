@@ -8,7 +8,6 @@ reason an `IllegalMoveError` gives."""
 from __future__ import annotations
 
 import bisect
-import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -1422,8 +1421,12 @@ def _listed_once(plan: list[tuple[Moves, bool, bool]], last_maybe: Moves | None,
     """any-of's moves when the alternatives that may meet make each move once per game (a
     duplicate is the same object): every alternative listed first (a generator may list
     moves within its own work, e.g. judging a condition), then each move that may be a
-    duplicate kept only if not marked by this listing's token (Move._listed)."""
-    lists = [alt(ctx) for alt, _, _ in plan]
+    duplicate kept only if not marked by this listing's token (Move._listed). When only
+    asked whether a move exists (probe), the alternatives are listed one by one until one
+    has moves: no other is then looked at for duplicates."""
+    probe = ctx.probe
+    lists: Iterable[Sequence[Move]] = (alt(ctx) for alt, _, _ in plan) if probe \
+        else [alt(ctx) for alt, _, _ in plan]
     token = object()
     out: list[Move] = []
     first = True  # no move marked yet
@@ -1432,8 +1435,7 @@ def _listed_once(plan: list[tuple[Moves, bool, bool]], last_maybe: Moves | None,
             continue
         if not maybe:
             out.extend(moves)
-            continue
-        if alone:  # no move twice in its own list: only those listed already go
+        elif alone:  # no move twice in its own list: only those listed already go
             fresh = moves if first else [m for m in moves if m._listed is not token]
             out.extend(fresh)
             if alt is not last_maybe:  # (a later one may meet them)
@@ -1446,6 +1448,8 @@ def _listed_once(plan: list[tuple[Moves, bool, bool]], last_maybe: Moves | None,
                     m._listed = token
                     out.append(m)
             first = False
+        if probe and out:
+            break
     return out
 
 
@@ -1508,8 +1512,7 @@ def any_of(*alternatives: Moves) -> Moves:
             by_identity[mover] = all(r is not None and r.distinct and r.interned
                                      for r, maybe in zip(reaches, flags, strict=True) if maybe)
             last_maybe[mover] = next((alt for alt, maybe, _ in reversed(plan) if maybe), None)
-        identity = by_identity[mover]
-        if identity and not ctx.probe:
+        if by_identity[mover]:
             return _listed_once(plan, last_maybe[mover], ctx)
         seen: set[Any] | None = None
         held: list[Sequence[Move]] = []  # moves listed that may be offered again, not in seen
@@ -1522,20 +1525,6 @@ def any_of(*alternatives: Moves) -> Moves:
             elif seen is None and not held and alone:
                 out.extend(moves)
                 held.append(moves)
-            elif identity:
-                if seen is None:
-                    seen = set(map(id, itertools.chain.from_iterable(held)))
-                if alone:  # no move twice in its own list: only those listed already go
-                    fresh = [m for m in moves if id(m) not in seen]
-                    out.extend(fresh)
-                    if alt is not last_maybe[mover]:  # (a later one may meet them)
-                        seen.update(map(id, fresh))
-                else:
-                    by_id = dict(zip(map(id, moves), moves, strict=True))
-                    for i in seen.intersection(by_id):
-                        del by_id[i]
-                    out.extend(by_id.values())
-                    seen.update(by_id)
             else:
                 if seen is None:
                     seen = {m.key for part in held for m in part}

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from adapter_games import ENDLESS, STUCK
+from benchmark_runs import adapter_table
 
 from dsl.errors import GameError
 from interpreter import IllegalMoveError
@@ -212,14 +213,7 @@ def test_the_kernels_chance_outcomes_are_the_interpreters(name: str) -> None:
 
 def test_the_benchmark_prints_a_table() -> None:
     """Smoke test of benchmarks/pettingzoo_kernel.py (no timing is asserted)."""
-    import subprocess
-    import sys
-
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pettingzoo_kernel.py"),
-                          "--games", "tictactoe,hex:size=3", "--seconds", "0.2", "--runs", "1"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    rows = run.stdout.strip().splitlines()
-    assert len(rows) == 4 and rows[3].startswith("| hex size=3 |"), run.stdout
-    cells = [c.strip().replace(",", "") for c in rows[2].strip("|").split("|")]
+    rows = adapter_table("--games", "tictactoe,hex:size=3")
+    assert len(rows) == 2 and rows[1][0] == "hex size=3", rows
+    cells = [c.replace(",", "") for c in rows[0]]
     assert cells[0] == "tictactoe" and all(float(c) > 0 for c in cells[1:]), cells
